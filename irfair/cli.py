@@ -1,0 +1,172 @@
+"""Command line: parse, call the API, print. ``irfair audit | genderedness | demo``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import IrfairInputError, MissingExtraError
+
+
+def _depth(text: str) -> str | int:
+    if text == "auto":
+        return "auto"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("depth must be 'auto' or a positive integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("depth must be 'auto' or a positive integer")
+    return value
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--embeddings", default="w2v-gnews-26k", help="w2v-gnews-26k, glove-6b-50d or a vectors file")
+    parser.add_argument("--cache-dir", default=None, help="cache folder (default $IRFAIR_CACHE or ~/.cache/irfair)")
+    parser.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
+
+
+def _cache_dir(args) -> Path | None:
+    import os
+
+    if args.no_cache:
+        return None
+    if args.cache_dir:
+        return Path(args.cache_dir)
+    return Path(os.environ.get("IRFAIR_CACHE", Path.home() / ".cache" / "irfair"))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="irfair", description="Audit search engines and classifiers for gender bias.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("audit", help="GSR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10")
+    p.add_argument("runs", nargs="+", help="TREC run files (6 columns)")
+    p.add_argument("--qrels", required=True)
+    p.add_argument("--topics", required=True)
+    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder, or ir_datasets id")
+    p.add_argument("--depth", type=_depth, default="auto", help="auto (= number of relevant documents) or N")
+    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
+    p.add_argument("--measures", default="MAP,nDCG@100,P@10", help="comma-separated, e.g. MAP,nDCG@100,P@10,RR")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and tests (0 = none)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
+    p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--out", default=None, help="folder for audit.json, per_query.csv, table.txt and plots")
+    _add_common(p)
+
+    p = sub.add_parser("genderedness", help="most female/male queries of a topics file, or g(w) of given words")
+    p.add_argument("words", nargs="*", help="words to score (instead of --topics)")
+    p.add_argument("--topics", help="TREC topics file")
+    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
+    p.add_argument("--top", type=int, default=10, help="how many queries to list at each end")
+    _add_common(p)
+
+    p = sub.add_parser("demo", help="the paper's two toy collections, audited (S, N, CS systems)")
+    p.add_argument("--out", default="demo", help="folder for the toy collections and their audits")
+    p.add_argument("--embeddings", action="append", default=None,
+                   help="embedding set(s) to audit with (default: w2v-gnews-26k and glove-6b-50d)")
+    return parser
+
+
+def cmd_audit(args) -> int:
+    from .audit import audit
+    from .report import format_table, save_audit
+
+    result = audit(
+        args.runs,
+        args.qrels,
+        args.topics,
+        args.corpus,
+        args.embeddings,
+        depth=args.depth,
+        query_field=args.query_field,
+        n_bootstrap=args.bootstrap,
+        seed=args.seed,
+        random_baseline=not args.no_random,
+        measures=[m.strip() for m in args.measures.split(",") if m.strip()],
+        cache_dir=_cache_dir(args),
+        progress=sys.stderr.isatty(),
+    )
+    print(format_table(result))
+    if args.out:
+        paths = save_audit(result, args.out, plots=not args.no_plots)
+        print(f"\nwrote {len(paths)} files to {args.out}")
+    return 0
+
+
+def cmd_genderedness(args) -> int:
+    import math
+
+    from .embeddings import load_embeddings
+    from .gender import gender_direction
+    from .text import content_tokens
+
+    if not args.words and not args.topics:
+        raise IrfairInputError(None, None, "give words to score or --topics FILE")
+    emb = load_embeddings(args.embeddings, _cache_dir(args))
+    direction = gender_direction(emb)
+    print(f"# {emb.name}: gender direction from {len(direction.pairs_used)} pairs, "
+          f"explained variance {direction.explained_variance_ratio:.3f}; g > 0 female, g < 0 male")
+    if args.words:
+        for word, value in zip(args.words, direction.word_genderedness(emb, [w.lower() for w in args.words])):
+            print(f"{word}\t{'OOV' if math.isnan(value) else f'{value:+.4f}'}")
+        return 0
+    from .collection import read_topics
+
+    topics = read_topics(args.topics)
+    scored = []
+    for qid, topic in topics.items():
+        text = topic.text(args.query_field)
+        values = direction.word_genderedness(emb, content_tokens(text))
+        known = values[~(values != values)]
+        if len(known):
+            scored.append((float(known.mean()), qid, text))
+    scored.sort()
+    unscored = len(topics) - len(scored)
+    top = max(1, args.top)
+    print(f"# most female queries ({len(scored)} scored, {unscored} with no in-vocabulary term)")
+    for value, qid, text in reversed(scored[-top:]):
+        print(f"{qid}\t{value:+.4f}\t{text}")
+    print("# most male queries")
+    for value, qid, text in scored[:top]:
+        print(f"{qid}\t{value:+.4f}\t{text}")
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from .audit import audit
+    from .report import format_table, save_audit
+    from .toy import toy_direct, toy_indirect
+
+    out = Path(args.out)
+    for toy in (toy_direct(), toy_indirect()):
+        paths = toy.write(out / toy.name)
+        runs = [paths["S"], paths["N"], paths["CS"]]
+        for embeddings in args.embeddings or ["w2v-gnews-26k", "glove-6b-50d"]:
+            result = audit(runs, paths["qrels"], paths["topics"], paths["corpus"], embeddings, n_bootstrap=1000, seed=0)
+            print(f"\n== {toy.name} with {embeddings} ==")
+            print(format_table(result))
+            s, n, cs = (result[name].gsr.slope for name in ("S", "N", "CS"))
+            print(f"GSR(S) = {s:+.6f}, GSR(N) = {n:+.2e}, GSR(CS) = {cs:+.6f}, GSR(S) + GSR(CS) = {s + cs:+.1e}")
+            save_audit(result, out / toy.name / f"audit-{Path(str(embeddings)).name}")
+    print(f"\ntoy collections, tables, JSON, per-query CSV and plots are in {out}/")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "demo": cmd_demo}
+    try:
+        return handlers[args.command](args)
+    except (IrfairInputError, MissingExtraError) as exc:
+        print(f"irfair: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("irfair: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
