@@ -85,12 +85,13 @@ class TermStore:
     def add(self, docs: Iterable[tuple[str, str]], shard_size: int = DEFAULT_SHARD_SIZE) -> int:
         """Tokenise and store ``(doc_id, text)`` pairs not stored yet; returns how many were added."""
         ids: list[str] = []
+        pending: set[str] = set()
         indptr = [0]
         indices: list[int] = []
         counts: list[int] = []
         added = 0
         for doc_id, text in docs:
-            if doc_id in self.doc_row or doc_id in ids:
+            if doc_id in self.doc_row or doc_id in pending:
                 continue
             bag = Counter(content_tokens(text, self.stopwords))
             for term, count in bag.items():
@@ -102,6 +103,7 @@ class TermStore:
                 counts.append(count)
             indptr.append(len(indices))
             ids.append(doc_id)
+            pending.add(doc_id)
             added += 1
             if len(ids) >= shard_size:
                 self._flush(ids, indptr, indices, counts)

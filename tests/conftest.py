@@ -1,0 +1,37 @@
+"""Shared fixtures: paths into ../shared/data (tests only) and small hand-built embeddings."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from helpers import hand_embeddings
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+TIME = SHARED_DATA / "time"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    assert SHARED_DATA.is_dir(), f"tests need ../shared/data beside the checkout ({SHARED_DATA})"
+    return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def w2v():
+    from irfair.embeddings import load_embeddings
+
+    return load_embeddings("w2v-gnews-26k")
+
+
+@pytest.fixture(scope="session")
+def glove():
+    from irfair.embeddings import load_embeddings
+
+    return load_embeddings("glove-6b-50d")
+
+
+@pytest.fixture()
+def hand():
+    return hand_embeddings()

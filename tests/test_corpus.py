@@ -1,0 +1,121 @@
+import gzip
+import json
+import sys
+import types
+
+import pytest
+
+from irfair.corpus import InMemoryCorpus, IrDatasetsCorpus, JsonlCorpus, TextDirCorpus, TrecCorpus, open_corpus
+from irfair.errors import IrfairInputError
+
+
+def test_time_sgml(shared_data):
+    corpus = open_corpus(shared_data / "time" / "time.trec")
+    assert isinstance(corpus, TrecCorpus)
+    docs = dict(corpus.iter_docs())
+    assert len(docs) == 423
+    ids = list(docs)
+    assert ids[0] == "17" and ids[-1] == "563"
+    assert docs["20"].strip().startswith("THE ROAD TO JAIL IS PAVED WITH NONOBJECTIVE ART")
+    assert dict(corpus.iter_docs({"18", "563"})).keys() == {"18", "563"}
+
+
+def test_vaswani_sgml_without_text_tags(shared_data):
+    corpus = open_corpus(shared_data / "vaswani" / "corpus")
+    docs = dict(corpus.iter_docs())
+    assert len(docs) == 11_429
+    assert docs["1"].split()[:3] == ["compact", "memories", "have"]
+    assert "pattern detection and recognition" in docs["11429"]
+
+
+def test_disks45_style_tags_and_gzip(tmp_path):
+    sgml = (
+        "<DOC>\n<DOCNO> FT911-1 </DOCNO>\n<PROFILE>_AN-BEOO</PROFILE>\n<HEADLINE>\nNurse strike\n</HEADLINE>\n"
+        "<TEXT>\nShe said the ward was closed.\n</TEXT>\n</DOC>\n"
+    )
+    path = tmp_path / "ft.gz"
+    with gzip.open(path, "wt") as handle:
+        handle.write(sgml)
+    docs = dict(open_corpus(path).iter_docs())
+    assert list(docs) == ["FT911-1"]
+    assert docs["FT911-1"].split() == ["Nurse", "strike", "She", "said", "the", "ward", "was", "closed."]
+
+
+def test_sgml_errors_name_the_line(tmp_path):
+    path = tmp_path / "bad.trec"
+    path.write_text("<DOC>\n<DOCNO>1</DOCNO>\ntext\n</DOC>\n<DOC>\ntext without docno\n</DOC>\n")
+    with pytest.raises(IrfairInputError, match="no <DOCNO>") as info:
+        list(open_corpus(path).iter_docs())
+    assert info.value.line == 5
+    path.write_text("<DOC>\n<DOCNO>1</DOCNO>\n</DOC>\n<DOC>\n<DOCNO>1</DOCNO>\n</DOC>\n")
+    with pytest.raises(IrfairInputError, match="appears twice"):
+        list(open_corpus(path).iter_docs())
+
+
+def test_jsonl_contents_or_text(tmp_path):
+    path = tmp_path / "docs.jsonl"
+    path.write_text(json.dumps({"id": "a", "contents": "x y"}) + "\n" + json.dumps({"id": 2, "text": "z"}) + "\n")
+    corpus = open_corpus(path)
+    assert isinstance(corpus, JsonlCorpus)
+    assert dict(corpus.iter_docs()) == {"a": "x y", "2": "z"}
+    path.write_text(json.dumps({"id": "a", "contents": "x"}) + "\n{not json\n")
+    with pytest.raises(IrfairInputError, match="not valid JSON") as info:
+        list(open_corpus(path).iter_docs())
+    assert info.value.line == 2
+
+
+def test_txt_folder(tmp_path):
+    (tmp_path / "d1.txt").write_text("one")
+    (tmp_path / "d2.txt").write_text("two")
+    corpus = open_corpus(tmp_path)
+    assert isinstance(corpus, TextDirCorpus)
+    assert dict(corpus.iter_docs({"d2"})) == {"d2": "two"}
+
+
+def test_missing_corpus_path(tmp_path):
+    with pytest.raises(IrfairInputError, match="corpus not found"):
+        open_corpus(tmp_path / "nothing-here")
+
+
+def test_in_memory_fingerprint_changes_with_text():
+    assert InMemoryCorpus({"a": "x"}).fingerprint() != InMemoryCorpus({"a": "y"}).fingerprint()
+
+
+def test_ir_datasets_adapter_reads_subset_and_all(monkeypatch):
+    """The real adapter against a stand-in ir_datasets module (no download possible here)."""
+
+    class Doc:
+        def __init__(self, doc_id, title, body):
+            self.doc_id, self.title, self.body = doc_id, title, body
+
+        def default_text(self):
+            return f"{self.title} {self.body}"
+
+    docs = [Doc("LA01", "Nurse", "she works"), Doc("LA02", "Plumber", "he works")]
+
+    class Store:
+        def get_many(self, ids):
+            return {d.doc_id: d for d in docs if d.doc_id in ids}
+
+    class Dataset:
+        def has_docs(self):
+            return True
+
+        def docs_store(self):
+            return Store()
+
+        def docs_iter(self):
+            return iter(docs)
+
+    def load(dataset_id):
+        if dataset_id != "disks45/nocr/trec-robust-2004":
+            raise KeyError(dataset_id)
+        return Dataset()
+
+    monkeypatch.setitem(sys.modules, "ir_datasets", types.SimpleNamespace(load=load))
+    corpus = open_corpus("disks45/nocr/trec-robust-2004")
+    assert isinstance(corpus, IrDatasetsCorpus)
+    assert dict(corpus.iter_docs({"LA02"})) == {"LA02": "Plumber he works"}
+    assert len(dict(corpus.iter_docs())) == 2
+    with pytest.raises(IrfairInputError, match="unknown ir_datasets id"):
+        open_corpus("disks45/nope")

@@ -1,0 +1,63 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from irfair.gsr import bootstrap_slopes, fit_gsr, ols_fit, paired_gsr_test, relative_gsr, resample_indices
+
+
+def test_ols_by_hand():
+    # x = 1..4, y = 2,1,4,3: Sxy = 3, Sxx = 5 → slope 0.6, intercept 2.5 - 0.6*2.5 = 1.0, r = 3/5
+    slope, intercept, r, p = ols_fit(np.array([1, 2, 3, 4.0]), np.array([2, 1, 4, 3.0]))
+    assert (slope, intercept, r) == pytest.approx((0.6, 1.0, 0.6))
+    assert 0 < p < 1
+    assert ols_fit(np.array([-1, 0, 1.0]), np.array([-2, 0, 2.0]))[:3] == pytest.approx((2.0, 0.0, 1.0))
+
+
+def test_constant_list_genderedness_gives_zero_slope_and_undefined_r():
+    slope, _, r, p = ols_fit(np.array([0.1, -0.3, 0.2, 0.05]), np.full(4, 0.1))
+    assert abs(slope) < 1e-15 and np.isnan(r) and np.isnan(p)
+
+
+def test_bootstrap_slopes_match_polyfit_per_resample():
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=30), rng.normal(size=30)
+    indices = resample_indices(30, 20, seed=3)
+    expected = [np.polyfit(x[i], y[i], 1)[0] for i in indices]
+    assert np.allclose(bootstrap_slopes(x, y, indices), expected)
+
+
+def _table(x, y):
+    return pd.DataFrame({"qid": [str(i) for i in range(len(x))], "query_genderedness": x,
+                         "list_genderedness": y, "used": True, "reason": ""})
+
+
+def test_fit_gsr_ci_contains_slope_and_counts_exclusions():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=60)
+    y = 0.5 * x + rng.normal(scale=0.2, size=60)
+    table = _table(x, y)
+    table.loc[0, "used"] = False
+    table.loc[0, "reason"] = "query not in run"
+    result = fit_gsr("sys", table, n_bootstrap=500, seed=0)
+    assert result.n_queries == 59 and result.excluded == {"query not in run": 1}
+    assert result.slope == pytest.approx(np.polyfit(x[1:], y[1:], 1)[0])
+    assert result.ci_low < result.slope < result.ci_high
+    assert 0.3 < result.ci_low and result.ci_high < 0.7
+
+
+def test_paired_test_identical_and_different_systems():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=50)
+    reference = fit_gsr("perfect", _table(x, 0.1 * x + rng.normal(scale=0.05, size=50)), 400, 0)
+    same = paired_gsr_test(reference, reference, 400, 0)
+    assert same.difference == 0 and same.p_value == 1.0
+    stronger = fit_gsr("sys", _table(x, 0.6 * x + rng.normal(scale=0.05, size=50)), 400, 0)
+    test = paired_gsr_test(stronger, reference, 400, 0)
+    assert test.difference == pytest.approx(stronger.slope - reference.slope)
+    assert test.p_value < 0.01 and test.ci_low > 0
+
+
+def test_relative_gsr():
+    assert relative_gsr(0.3, 0.2) == pytest.approx(0.5)
+    assert relative_gsr(-0.1, 0.2) == pytest.approx(-1.5)
+    assert np.isnan(relative_gsr(0.3, 0.0)) and np.isnan(relative_gsr(0.3, 1e-17))
