@@ -62,6 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, help="how many queries to list at each end")
     _add_common(p)
 
+    p = sub.add_parser("fairness", help="classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS")
+    p.add_argument("predictions", help="CSV with a header line")
+    p.add_argument("--label", required=True, help="column of true labels")
+    p.add_argument("--prediction", required=True, help="column of predicted labels")
+    p.add_argument("--score", default=None, help="numeric score column (mean reported by group)")
+    p.add_argument("--groups", required=True, help="protected attribute columns, comma-separated")
+    p.add_argument("--gap-group", default=None, help="two-valued column for the gaps (default: first of --groups)")
+    p.add_argument("--alpha", type=float, default=1.0, help="Dirichlet smoothing of ε (0 = empirical)")
+    p.add_argument("--json", default=None, help="also write the results as JSON to this file")
+
     p = sub.add_parser("demo", help="the paper's two toy collections, audited (S, N, CS systems)")
     p.add_argument("--out", default="demo", help="folder for the toy collections and their audits")
     p.add_argument("--embeddings", action="append", default=None,
@@ -134,6 +144,23 @@ def cmd_genderedness(args) -> int:
     return 0
 
 
+def cmd_fairness(args) -> int:
+    import json
+
+    from .atomic import write_text
+    from .fairness.report import audit_predictions, format_audit
+
+    groups = [g.strip() for g in args.groups.split(",") if g.strip()]
+    if args.alpha < 0:
+        raise IrfairInputError(None, None, "--alpha must be >= 0")
+    result = audit_predictions(args.predictions, args.label, args.prediction, groups, score=args.score,
+                               alpha=args.alpha, gap_group=args.gap_group)
+    print(format_audit(result))
+    if args.json:
+        write_text(args.json, json.dumps(result.to_dict(), indent=2) + "\n")
+    return 0
+
+
 def cmd_demo(args) -> int:
     from .audit import audit
     from .report import format_table, save_audit
@@ -157,7 +184,7 @@ def cmd_demo(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "demo": cmd_demo}
+    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "fairness": cmd_fairness, "demo": cmd_demo}
     try:
         return handlers[args.command](args)
     except (IrfairInputError, MissingExtraError) as exc:
