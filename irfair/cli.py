@@ -62,6 +62,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10, help="how many queries to list at each end")
     _add_common(p)
 
+    p = sub.add_parser("rank", help="rank a corpus (or re-rank a run) and write a TREC run file")
+    p.add_argument("--corpus", required=True, help="corpus (TREC/JSONL/.txt folder/ir_datasets id) or a Lucene index")
+    p.add_argument("--topics", required=True)
+    p.add_argument("--ranker", required=True, choices=("bm25", "qlm", "tfidf", "add", "si"))
+    p.add_argument("--rerank", default=None, help="re-rank this run's candidates (add/si)")
+    p.add_argument("--depth", type=int, default=1000)
+    p.add_argument("--out", required=True, help="run file to write")
+    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
+    p.add_argument("--index", default=None, help="an existing pyserini/Lucene index for bm25/qlm/tfidf")
+    p.add_argument("--k1", type=float, default=0.9)
+    p.add_argument("--b", type=float, default=0.4)
+    p.add_argument("--mu", type=float, default=1000.0)
+    p.add_argument("--threads", type=int, default=2)
+    _add_common(p)
+
+    p = sub.add_parser("index", help="tokenise a corpus into the cache, build its Lucene index and document vectors")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--embeddings", action="append", default=[], help="also build add/si document vectors for these")
+    p.add_argument("--no-lucene", action="store_true", help="skip the Lucene index")
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--cache-dir", default=None)
+
     p = sub.add_parser("fairness", help="classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS")
     p.add_argument("predictions", help="CSV with a header line")
     p.add_argument("--label", required=True, help="column of true labels")
@@ -144,6 +166,85 @@ def cmd_genderedness(args) -> int:
     return 0
 
 
+def cmd_rank(args) -> int:
+    from .collection import read_run, read_topics, write_run
+    from .corpus import open_corpus
+
+    if args.depth < 1:
+        raise IrfairInputError(None, None, "--depth must be a positive integer")
+    topics = read_topics(args.topics)
+    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
+    corpus = open_corpus(args.corpus)
+    cache = _cache_dir(args)
+    progress = sys.stderr.isatty()
+    if args.ranker in ("bm25", "qlm", "tfidf"):
+        from .lucene import LuceneIndexCorpus, build_index
+        from .rankers.lexical import LexicalRanker
+
+        if args.rerank:
+            raise IrfairInputError(None, None, "--rerank works with the add and si rankers")
+        ranker = LexicalRanker.create(args.ranker, k1=args.k1, b=args.b, mu=args.mu)
+        if args.index:
+            index = args.index
+        elif isinstance(corpus, LuceneIndexCorpus):
+            index = corpus.index_dir
+        else:
+            if cache is None:
+                raise IrfairInputError(None, None, "a Lucene index needs a cache folder: drop --no-cache or give --index")
+            index = build_index(corpus, cache, threads=args.threads, progress=progress)
+        run = ranker.rank(index, queries, depth=args.depth, threads=args.threads)
+    else:
+        from .doc_terms import TermStore
+        from .embeddings import load_embeddings
+        from .rankers.embedding import EmbeddingRanker
+
+        store = TermStore.for_corpus(corpus, cache)
+        store.ensure(corpus, None, progress=progress)
+        ranker = EmbeddingRanker(store, load_embeddings(args.embeddings, cache), args.ranker, cache,
+                                 corpus_key=f"{corpus.name}-{corpus.fingerprint()}", progress=progress)
+        if args.rerank:
+            candidates = read_run(args.rerank)
+            unknown = [doc for hits in candidates.ranking.values() for doc, _ in hits if doc not in store]
+            if unknown:
+                qid = next(q for q, hits in candidates.ranking.items() if any(d == unknown[0] for d, _ in hits))
+                raise IrfairInputError(args.rerank, candidates.line_of.get((qid, unknown[0])),
+                                       f"document {unknown[0]} is not in the corpus {args.corpus}")
+            run = ranker.rerank(queries, candidates, depth=args.depth)
+        else:
+            run = ranker.rank(queries, depth=args.depth)
+        if ranker.n_docs_without_vector:
+            print(f"{ranker.n_docs_without_vector} documents have no in-vocabulary term and are never retrieved", file=sys.stderr)
+    write_run(args.out, run)
+    missing = len(queries) - len(run.ranking)
+    print(f"wrote {args.out}: {len(run.ranking)} queries ({missing} with no result), tag {run.tag}")
+    return 0
+
+
+def cmd_index(args) -> int:
+    import os
+
+    from .corpus import open_corpus
+    from .doc_terms import TermStore
+    from .embeddings import load_embeddings
+    from .rankers.embedding import EmbeddingRanker
+
+    cache = Path(args.cache_dir or os.environ.get("IRFAIR_CACHE", Path.home() / ".cache" / "irfair"))
+    corpus = open_corpus(args.corpus)
+    store = TermStore.for_corpus(corpus, cache)
+    store.ensure(corpus, None, progress=True)
+    print(f"term store: {len(store)} documents, {len(store.vocab)} terms in {store.folder}")
+    if not args.no_lucene:
+        from .lucene import build_index
+
+        print(f"Lucene index: {build_index(corpus, cache, threads=args.threads)}")
+    for name in args.embeddings:
+        emb = load_embeddings(name, cache)
+        for scheme in ("add", "si"):
+            ranker = EmbeddingRanker(store, emb, scheme, cache, corpus_key=f"{corpus.name}-{corpus.fingerprint()}", progress=True)
+            print(f"document vectors {ranker.name}: {len(store)} × {emb.dim} ({ranker.n_docs_without_vector} without a vector)")
+    return 0
+
+
 def cmd_fairness(args) -> int:
     import json
 
@@ -184,7 +285,8 @@ def cmd_demo(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "fairness": cmd_fairness, "demo": cmd_demo}
+    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "rank": cmd_rank, "index": cmd_index,
+                "fairness": cmd_fairness, "demo": cmd_demo}
     try:
         return handlers[args.command](args)
     except (IrfairInputError, MissingExtraError) as exc:

@@ -234,13 +234,18 @@ def _is_trec_file(path: Path) -> bool:
 
 
 def open_corpus(spec: str | Path | Mapping[str, str] | Corpus) -> Corpus:
-    """Open a corpus from a path (folder of .txt, JSONL file/folder, TREC file/folder), an ir_datasets id,
+    """Open a corpus from a path (folder of .txt, JSONL file/folder, TREC file/folder, a pyserini Lucene
+    index with stored raw text), an ir_datasets id,
     a ``{doc_id: text}`` mapping, or an existing corpus object."""
     if isinstance(spec, Mapping):
         return InMemoryCorpus(spec)
     if not isinstance(spec, (str, Path)):
         return spec
     path = Path(spec)
+    if path.is_dir() and any(path.glob("segments_*")):
+        from .lucene import LuceneIndexCorpus
+
+        return LuceneIndexCorpus(path)
     if path.is_dir():
         files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
         jsonl = [p for p in files if p.name.endswith((".jsonl", ".jsonl.gz"))]

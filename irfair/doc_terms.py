@@ -1,8 +1,8 @@
 """Bag-of-words store of documents (stopwords removed), tokenised once and cached on disk.
 
-A store lives in ``<cache_dir>/terms/<corpus>-<corpus fingerprint>-<stoplist hash>/``: an
+A store lives in ``<cache_dir>/terms/v1-<corpus>-<corpus fingerprint>-<stoplist hash>/``: an
 append-only ``vocab.txt`` and shards ``shard-NNNNN/`` (``doc_ids.txt``, ``indptr.npy``,
-``indices.npy``, ``counts.npy``: a CSR block of term counts). Shards are written every
+``indices.npy``, ``counts.npy``: a CSR block of term counts, columns sorted). Shards are written every
 ``shard_size`` documents, so an interrupted run resumes where it stopped; an audit adds only the
 documents it is missing. Arrays of a single-shard store load memory-mapped.
 """
@@ -48,7 +48,7 @@ class TermStore:
             return cls(None, stop)
         stop_key = hashlib.sha1("\n".join(sorted(stop)).encode()).hexdigest()[:8]
         safe_name = "".join(c if c.isalnum() or c in "-_." else "_" for c in corpus.name)[:60]
-        folder = Path(cache_dir) / "terms" / f"{safe_name}-{corpus.fingerprint()}-{stop_key}"
+        folder = Path(cache_dir) / "terms" / f"v1-{safe_name}-{corpus.fingerprint()}-{stop_key}"
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder, stop)
 
@@ -94,13 +94,16 @@ class TermStore:
             if doc_id in self.doc_row or doc_id in pending:
                 continue
             bag = Counter(content_tokens(text, self.stopwords))
+            row = []
             for term, count in bag.items():
                 term_id = self.term_id.get(term)
                 if term_id is None:
                     term_id = self.term_id[term] = len(self.vocab)
                     self.vocab.append(term)
-                indices.append(term_id)
-                counts.append(count)
+                row.append((term_id, count))
+            row.sort()  # canonical CSR (sorted, unique columns) so that memory-mapped shards are never rewritten
+            indices.extend(term_id for term_id, _ in row)
+            counts.extend(count for _, count in row)
             indptr.append(len(indices))
             ids.append(doc_id)
             pending.add(doc_id)
@@ -166,10 +169,12 @@ class TermStore:
             if not self._blocks:
                 self._matrix = sp.csr_matrix((0, n_terms))
             else:
-                parts = [
-                    sp.csr_matrix((counts.astype(np.float64), indices, indptr), shape=(len(indptr) - 1, n_terms))
-                    for indptr, indices, counts in self._blocks
-                ]
+                parts = []
+                for indptr, indices, counts in self._blocks:
+                    part = sp.csr_matrix((counts.astype(np.float64), indices, indptr), shape=(len(indptr) - 1, n_terms))
+                    part.has_sorted_indices = True
+                    part.has_canonical_format = True
+                    parts.append(part)
                 self._matrix = parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
         return self._matrix
 

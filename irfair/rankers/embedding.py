@@ -1,0 +1,175 @@
+"""Embedding-average rankers (Vulić & Moens, SIGIR 2015, as used by Fabris et al.).
+
+* ``add``: a text's vector is the mean of the unit vectors of its tokens (stopwords removed,
+  out-of-vocabulary tokens skipped, repeated tokens counted each time); documents are ranked by the
+  cosine similarity of their vector with the query's.
+* ``si``: the same with each token weighted by its self-information −log2 p(w), where
+  p(w) = (cf(w) + 1) / (total tokens + vocabulary size) from collection term frequencies (add-one, so
+  a query term unseen in the collection gets the largest weight).
+
+Document vectors for the whole corpus are computed once with one sparse-dense product over the cached
+term store and saved as a float32 ``.npy`` keyed by (corpus, embedding, scheme) that later runs
+memory-map. Ranking is a matrix product plus top-k selection. Documents without any in-vocabulary
+token have no vector and are never retrieved (their number is reported).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..atomic import atomic_path
+from ..collection import Run
+from ..doc_terms import TermStore
+from ..embeddings import Embeddings
+from ..text import content_tokens
+
+SCHEMES = ("add", "si")
+
+
+def self_information(store: TermStore) -> np.ndarray:
+    """−log2 p(w) for every term of the store, add-one smoothed, shape (n_terms,)."""
+    frequencies = np.asarray(store.matrix().sum(axis=0)).ravel()
+    return -np.log2((frequencies + 1.0) / (frequencies.sum() + len(frequencies)))
+
+
+class EmbeddingRanker:
+    """Cosine ranking between averaged (or self-information weighted) word vectors."""
+
+    def __init__(self, store: TermStore, embeddings: Embeddings, scheme: str = "add", cache_dir: str | Path | None = None,
+                 corpus_key: str = "corpus", progress: bool = False) -> None:
+        if scheme not in SCHEMES:
+            raise ValueError(f"scheme must be one of {SCHEMES}")
+        self.store, self.embeddings, self.scheme = store, embeddings, scheme
+        vocab_rows = embeddings.rows(store.vocab)
+        self._known = vocab_rows >= 0
+        self._term_rows = vocab_rows
+        self.term_weights = self_information(store) if scheme == "si" else np.ones(len(store.vocab))
+        total_tokens = float(store.matrix().sum())
+        self._unseen_weight = float(-np.log2(1.0 / (total_tokens + len(store.vocab)))) if scheme == "si" else 1.0
+        self.doc_vectors = self._document_vectors(cache_dir, corpus_key, progress)
+        self.has_vector = np.linalg.norm(self.doc_vectors, axis=1) > 0
+        self.n_docs_without_vector = int((~self.has_vector).sum())
+
+    @property
+    def name(self) -> str:
+        """Ranker name, e.g. ``w2v-gnews-26k_si``."""
+        return f"{self.embeddings.name}_{self.scheme}"
+
+    def _cache_file(self, cache_dir: str | Path | None, corpus_key: str) -> Path | None:
+        if cache_dir is None:
+            return None
+        key = hashlib.sha1(f"{corpus_key}|{len(self.store)}|{len(self.store.vocab)}|{self.embeddings.name}|"
+                           f"{len(self.embeddings)}|{self.embeddings.dim}|{self.scheme}".encode()).hexdigest()[:16]
+        return Path(cache_dir) / "docvectors" / f"{self.scheme}-{key}.npy"
+
+    def _document_vectors(self, cache_dir, corpus_key: str, progress: bool) -> np.ndarray:
+        cached = self._cache_file(cache_dir, corpus_key)
+        if cached is not None and cached.is_file():
+            return np.load(cached, mmap_mode="r")
+        from tqdm.auto import tqdm
+
+        term_vectors = np.zeros((len(self.store.vocab), self.embeddings.dim), dtype=np.float32)
+        term_vectors[self._known] = self.embeddings.vectors[self._term_rows[self._known]]
+        term_vectors *= self.term_weights[:, None].astype(np.float32)
+        matrix = self.store.matrix().astype(np.float32)
+        out = np.empty((matrix.shape[0], self.embeddings.dim), dtype=np.float32)
+        step = 50_000
+        for start in tqdm(range(0, matrix.shape[0], step), desc="document vectors", disable=not progress):
+            block = np.asarray(matrix[start : start + step] @ term_vectors)
+            norms = np.linalg.norm(block, axis=1, keepdims=True)
+            norms[norms == 0] = 1.0
+            out[start : start + step] = block / norms
+        if cached is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(cached) as tmp:
+                with open(tmp, "wb") as handle:
+                    np.save(handle, out)
+            return np.load(cached, mmap_mode="r")
+        return out
+
+    def query_vector(self, query: str) -> np.ndarray:
+        """Unit query vector, shape (dim,); all zeros when no query token is in the vocabulary."""
+        tokens = content_tokens(query, self.store.stopwords)
+        rows = self.embeddings.rows(tokens)
+        known = rows >= 0
+        if not known.any():
+            return np.zeros(self.embeddings.dim, dtype=np.float32)
+        vectors = np.asarray(self.embeddings.vectors[rows[known]], dtype=np.float32)
+        if self.scheme == "si":
+            term_ids = [self.store.term_id.get(t, -1) for t, k in zip(tokens, known) if k]
+            weights = np.array([self.term_weights[i] if i >= 0 else self._unseen_weight for i in term_ids], dtype=np.float32)
+            vectors = vectors * weights[:, None]
+        vector = vectors.sum(axis=0)
+        norm = np.linalg.norm(vector)
+        return vector / norm if norm > 0 else vector
+
+    def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 64) -> Run:
+        """Rank the whole corpus for each query: ``{qid: text}`` → Run (queries with no known token get no list)."""
+        qids = [q for q in queries]
+        vectors = np.vstack([self.query_vector(queries[q]) for q in qids]) if qids else np.zeros((0, self.embeddings.dim))
+        doc_ids = self.store.doc_ids
+        ranking: dict[str, list[tuple[str, float]]] = {}
+        k = min(depth, int(self.has_vector.sum()))
+        for start in range(0, len(qids), batch_size):
+            block = np.asarray(vectors[start : start + batch_size] @ self.doc_vectors.T, dtype=np.float32)
+            block[:, ~self.has_vector] = -np.inf
+            if k < block.shape[1]:
+                top = np.argpartition(-block, k - 1, axis=1)[:, :k]
+            else:
+                top = np.tile(np.arange(block.shape[1]), (block.shape[0], 1))
+            for row, qid in enumerate(qids[start : start + batch_size]):
+                if not np.any(vectors[start + row]):
+                    continue
+                candidates = top[row]
+                scores = block[row, candidates]
+                keep = np.isfinite(scores)
+                candidates, scores = candidates[keep], scores[keep]
+                hits = [(doc_ids[c], float(score)) for c, score in zip(candidates, scores)]
+                ranking[qid] = sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
+        return Run(self.name, ranking, tag=self.name)
+
+    def rerank(self, queries: Mapping[str, str], candidates: Run, depth: int | None = None) -> Run:
+        """Re-score the candidate documents of another run for each query (docs without a vector dropped)."""
+        ranking: dict[str, list[tuple[str, float]]] = {}
+        for qid, hits in candidates.ranking.items():
+            if qid not in queries:
+                continue
+            vector = self.query_vector(queries[qid])
+            if not np.any(vector):
+                continue
+            docs = [doc for doc, _ in hits]
+            rows = self.store.rows(docs)
+            keep = self.has_vector[rows]
+            rows = rows[keep]
+            scores = np.asarray(self.doc_vectors[rows] @ vector, dtype=np.float32)
+            hits = sorted(((self.store.doc_ids[r], float(score)) for r, score in zip(rows, scores)),
+                          key=lambda hit: (hit[1], hit[0]), reverse=True)
+            ranking[qid] = hits if depth is None else hits[:depth]
+        return Run(self.name, ranking, tag=self.name)
+
+
+def naive_cosine_ranking(embeddings: Embeddings, doc_texts: Mapping[str, str], query: str, depth: int,
+                         stopwords: frozenset[str] | None = None) -> list[tuple[str, float]]:
+    """Reference ``add`` ranking for one query: a Python loop over documents computing each mean vector
+    and its cosine (used by tests and ``scripts/bench_rankers.py``)."""
+
+    def mean_vector(text: str) -> np.ndarray | None:
+        rows = [r for r in embeddings.rows(content_tokens(text, stopwords)) if r >= 0]
+        if not rows:
+            return None
+        vector = np.asarray(embeddings.vectors[rows], dtype=np.float64).sum(axis=0)
+        return vector / np.linalg.norm(vector)
+
+    q = mean_vector(query)
+    if q is None:
+        return []
+    scored = []
+    for doc_id, text in doc_texts.items():
+        d = mean_vector(text)
+        if d is not None:
+            scored.append((doc_id, float(d @ q)))
+    scored.sort(key=lambda s: (-s[1], s[0]))
+    return scored[:depth]

