@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.irfair-installed
 
-.PHONY: install demo test bench
+.PHONY: install demo test bench runs
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -28,3 +28,14 @@ test: install
 bench: install
 	$(BIN)/python scripts/bench_gsr.py
 	$(BIN)/python scripts/bench_rankers.py
+
+# Run files of every ranker on Vaswani (depth 100) and their audit: runs/vaswani/
+VASWANI := ../shared/data/vaswani
+runs: install
+	mkdir -p runs/vaswani
+	for r in bm25 qlm tfidf; do \
+	  $(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker $$r --depth 100 --out runs/vaswani/$$r.run; done
+	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker add --embeddings w2v-gnews-26k --depth 100 --out runs/vaswani/w2v_add.run
+	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker si --embeddings w2v-gnews-26k --depth 100 --out runs/vaswani/w2v_si.run
+	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker add --embeddings glove-6b-50d --depth 100 --out runs/vaswani/glove_add.run
+	$(BIN)/irfair audit runs/vaswani/*.run --qrels $(VASWANI)/qrels --topics $(VASWANI)/query-text.trec --corpus $(VASWANI)/corpus --out runs/vaswani/audit

@@ -80,7 +80,7 @@ def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
     ax.set_title(f"{system} ({result.embeddings}, {audit.gsr.n_queries} queries)")
     ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
-    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
+    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120, bbox_inches="tight")
     plt.close(fig)
 
 
