@@ -84,6 +84,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--cache-dir", default=None)
 
+    p = sub.add_parser("study", help="every ranker × {regular, hard, strong} embeddings, audited: tables and plots")
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--topics", required=True)
+    p.add_argument("--qrels", required=True)
+    p.add_argument("--out", required=True, help="study folder (runs/ inside it are reused when present)")
+    p.add_argument("--ranker-embeddings", default="w2v-gnews-26k,glove-6b-50d")
+    p.add_argument("--measure-embeddings", default="w2v-gnews-26k,glove-6b-50d")
+    p.add_argument("--variants", default="regular,hard,strong")
+    p.add_argument("--no-lexical", action="store_true", help="leave out BM25, QLM and tf-idf")
+    p.add_argument("--neural", default="", help="comma-separated: drmm,matchpyramid")
+    p.add_argument("--depth", type=int, default=1000, help="run depth of every ranker")
+    p.add_argument("--candidates", type=int, default=100, help="BM25 candidates re-ranked by the neural rankers")
+    p.add_argument("--epochs", type=int, default=10, help="training epochs of the neural rankers")
+    p.add_argument("--bootstrap", type=int, default=1000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
+    p.add_argument("--cache-dir", default=None)
+    p.add_argument("--no-cache", action="store_true")
+
     p = sub.add_parser("fairness", help="classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS")
     p.add_argument("predictions", help="CSV with a header line")
     p.add_argument("--label", required=True, help="column of true labels")
@@ -245,6 +264,40 @@ def cmd_index(args) -> int:
     return 0
 
 
+def cmd_study(args) -> int:
+    from .debias import VARIANTS
+    from .study import StudyConfig, run_study
+
+    def names(text: str) -> tuple[str, ...]:
+        return tuple(x.strip() for x in text.split(",") if x.strip())
+
+    variants = names(args.variants)
+    unknown = [v for v in variants if v not in VARIANTS]
+    if unknown or "regular" not in variants:
+        raise IrfairInputError(None, None, f"--variants must include regular and be among {', '.join(VARIANTS)}")
+    neural = names(args.neural)
+    if any(n not in ("drmm", "matchpyramid") for n in neural):
+        raise IrfairInputError(None, None, "--neural takes drmm and/or matchpyramid")
+    if not names(args.measure_embeddings):
+        raise IrfairInputError(None, None, "--measure-embeddings needs at least one embedding set")
+    config = StudyConfig(
+        ranker_embeddings=names(args.ranker_embeddings), measure_embeddings=names(args.measure_embeddings),
+        variants=variants, lexical=not args.no_lexical, neural=neural, depth=args.depth,
+        neural_candidates=args.candidates, neural_epochs=args.epochs, n_bootstrap=args.bootstrap, seed=args.seed,
+        query_field=args.query_field,
+    )
+    cache = _cache_dir(args)
+    result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=cache,
+                       progress=sys.stderr.isatty(), log=lambda line: print(line, file=sys.stderr))
+    from .study_report import to_markdown
+
+    print(to_markdown(result.gsr))
+    print()
+    print(to_markdown(result.reliability))
+    print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md)")
+    return 0
+
+
 def cmd_fairness(args) -> int:
     import json
 
@@ -285,7 +338,7 @@ def cmd_demo(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "rank": cmd_rank, "index": cmd_index,
+    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "rank": cmd_rank, "index": cmd_index, "study": cmd_study,
                 "fairness": cmd_fairness, "demo": cmd_demo}
     try:
         return handlers[args.command](args)

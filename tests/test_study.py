@@ -1,0 +1,57 @@
+"""The full study on the TIME collection with a small depth (CI settings); full settings in the README."""
+import math
+
+import pandas as pd
+import pytest
+
+from irfair.cli import main
+from irfair.study import kendall_tau_distance, plan, StudyConfig
+
+pytestmark = pytest.mark.slow
+
+
+def test_kendall_tau_distance_by_hand():
+    assert kendall_tau_distance(["a", "b", "c"], ["a", "b", "c"]) == 0.0
+    assert kendall_tau_distance(["a", "b", "c"], ["c", "b", "a"]) == pytest.approx(1.0)
+    # one adjacent swap of three: τ = (2 - 1)/3 → distance 1/3
+    assert kendall_tau_distance(["a", "b", "c"], ["b", "a", "c"]) == pytest.approx(1 / 3)
+
+
+def test_plan_names():
+    names = [s.name for s in plan(StudyConfig(ranker_embeddings=("w2v-gnews-26k",), variants=("regular", "hard")))]
+    assert names == ["bm25", "qlm", "tfidf", "w2v_add", "w2v_si", "w2v_add_hard", "w2v_si_hard"]
+
+
+def test_study_on_time(shared_data, tmp_path, capsys):
+    folder = shared_data / "time"
+    out = tmp_path / "study"
+    args = ["study", "--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"),
+            "--qrels", str(folder / "qrels.time.txt"), "--out", str(out), "--ranker-embeddings", "w2v-gnews-26k",
+            "--depth", "50", "--bootstrap", "50", "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    gsr = pd.read_csv(out / "gsr.csv", index_col=[0, 1])
+    systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")]
+    expected_rows = 2 + 3 + 2 * 3  # perfect, random, lexical, add/si × 3 variants
+    assert gsr.shape == (expected_rows, 5)
+    assert list(gsr.columns) == ["run", "GSR [w2v]", "rel. GSR [w2v]", "GSR [glove]", "rel. GSR [glove]"]
+    assert ("perfect", "-") in gsr.index and gsr.loc[("perfect", "-"), "rel. GSR [w2v]"] == 0
+    for system in systems[3:]:
+        for variant in ("regular", "hard", "strong"):
+            assert math.isfinite(gsr.loc[(system, variant), "GSR [w2v]"])
+    effectiveness = pd.read_csv(out / "effectiveness.csv", index_col=[0, 1])
+    assert effectiveness.shape == (expected_rows, 9)
+    assert effectiveness.loc[("perfect", "-"), "MAP"] == pytest.approx(1.0)
+    reliability = pd.read_csv(out / "reliability.csv")
+    assert reliability.loc[0, "systems"] == expected_rows and reliability.loc[0, "queries"] == 83
+    changes = pd.read_csv(out / "rank_changes.csv")
+    assert len(changes) == 4 and (changes["mean tau distance"] > 0).all()
+    validation = pd.read_csv(out / "intrinsic_validation.csv")
+    assert len(validation) == 8 and (validation["mean g (female set)"] > validation["mean g (male set)"]).all()
+    for plot in ("plots/rank_changes.png", "plots/direct_stereotype.pdf", "plots/query_genderedness_agreement.png",
+                 "plots/w2v-gnews-26k/grid.png", "plots/glove-6b-50d/scatter_w2v_si_hard.pdf"):
+        assert (out / plot).stat().st_size > 1000
+    assert "## GSR" in (out / "study.md").read_text()
+    # resumable: a second run reuses every run file
+    capsys.readouterr()
+    assert main(args) == 0
+    assert capsys.readouterr().err.count("reusing") == 9
