@@ -84,6 +84,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--cache-dir", default=None)
 
+    p = sub.add_parser("train", help="train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates")
+    p.add_argument("--ranker", required=True, choices=("drmm", "matchpyramid"))
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--topics", required=True)
+    p.add_argument("--qrels", required=True)
+    p.add_argument("--candidates", required=True, help="run to re-rank (e.g. BM25)")
+    p.add_argument("--out", required=True, help="run file to write")
+    p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
+    p.add_argument("--top-n", type=int, default=100, help="candidates re-ranked per query")
+    p.add_argument("--folds", type=int, default=5)
+    p.add_argument("--folds-file", default=None, help="JSON folds file: read when it exists, written otherwise")
+    p.add_argument("--epochs", type=int, default=10)
+    p.add_argument("--doc-len", type=int, default=300, help="MatchPyramid document length (tokens)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--log", default=None, help="training log (TSV: fold, epoch, loss, validation MAP); default OUT.log")
+    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
+    _add_common(p)
+
     p = sub.add_parser("study", help="every ranker × {regular, hard, strong} embeddings, audited: tables and plots")
     p.add_argument("--corpus", required=True)
     p.add_argument("--topics", required=True)
@@ -264,6 +282,38 @@ def cmd_index(args) -> int:
     return 0
 
 
+def cmd_train(args) -> int:
+    from .collection import read_qrels, read_run, read_topics, write_run
+    from .corpus import open_corpus
+    from .debias import debiased
+    from .doc_terms import TermStore
+    from .embeddings import load_embeddings
+    from .rankers.neural.train import train_and_rerank
+
+    if args.folds < 3:
+        raise IrfairInputError(None, None, "--folds must be at least 3 (train, validation and test folds)")
+    topics = read_topics(args.topics)
+    qrels = read_qrels(args.qrels)
+    candidates = read_run(args.candidates)
+    for qid in candidates.ranking:
+        if qid not in topics:
+            lines = [line for (q, _), line in candidates.line_of.items() if q == qid]
+            raise IrfairInputError(args.candidates, min(lines), f"query {qid} is not in the topics {args.topics}")
+    corpus = open_corpus(args.corpus)
+    cache = _cache_dir(args)
+    store = TermStore.for_corpus(corpus, cache)
+    store.ensure(corpus, None, progress=sys.stderr.isatty())
+    embeddings = debiased(load_embeddings(args.embeddings, cache), args.variant, cache)
+    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
+    run = train_and_rerank(args.ranker, store, embeddings, queries, qrels, candidates, args.top_n, corpus=corpus,
+                           folds=args.folds, folds_file=args.folds_file, epochs=args.epochs, doc_len=args.doc_len,
+                           seed=args.seed, progress=sys.stderr.isatty(), log_path=args.log or f"{args.out}.log")
+    write_run(args.out, run)
+    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; "
+          f"training log {args.log or args.out + '.log'}")
+    return 0
+
+
 def cmd_study(args) -> int:
     from .debias import VARIANTS
     from .study import StudyConfig, run_study
@@ -338,7 +388,7 @@ def cmd_demo(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "rank": cmd_rank, "index": cmd_index, "study": cmd_study,
+    handlers = {"audit": cmd_audit, "genderedness": cmd_genderedness, "rank": cmd_rank, "index": cmd_index, "train": cmd_train, "study": cmd_study,
                 "fairness": cmd_fairness, "demo": cmd_demo}
     try:
         return handlers[args.command](args)

@@ -135,8 +135,8 @@ def _build_runs(specs, corpus: Corpus, topics: Mapping[str, Topic], qrels: Qrels
 
                 candidates = read_run(paths["bm25"])
                 run = train_and_rerank(spec.family, store, emb, queries, qrels, candidates, config.neural_candidates,
-                                       epochs=config.neural_epochs, seed=config.seed, progress=progress,
-                                       log_path=runs_dir / f"{spec.name}.log")
+                                       corpus=corpus, folds_file=runs_dir / "folds.json", epochs=config.neural_epochs,
+                                       seed=config.seed, progress=progress, log_path=runs_dir / f"{spec.name}.log")
         run.name = spec.name
         write_run(paths[spec.name], run, tag=spec.name)
     return paths

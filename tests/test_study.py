@@ -20,6 +20,9 @@ def test_kendall_tau_distance_by_hand():
 def test_plan_names():
     names = [s.name for s in plan(StudyConfig(ranker_embeddings=("w2v-gnews-26k",), variants=("regular", "hard")))]
     assert names == ["bm25", "qlm", "tfidf", "w2v_add", "w2v_si", "w2v_add_hard", "w2v_si_hard"]
+    neural = [s.name for s in plan(StudyConfig(ranker_embeddings=("glove-6b-50d",), variants=("regular",), lexical=False,
+                                              neural=("drmm",)))]
+    assert neural == ["bm25", "glove_add", "glove_si", "drmm_glove"]  # BM25 supplies the candidates
 
 
 def test_study_on_time(shared_data, tmp_path, capsys):
@@ -27,11 +30,12 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     out = tmp_path / "study"
     args = ["study", "--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"),
             "--qrels", str(folder / "qrels.time.txt"), "--out", str(out), "--ranker-embeddings", "w2v-gnews-26k",
-            "--depth", "50", "--bootstrap", "50", "--cache-dir", str(tmp_path / "cache")]
+            "--depth", "50", "--bootstrap", "50", "--cache-dir", str(tmp_path / "cache"),
+            "--neural", "drmm,matchpyramid", "--epochs", "1", "--candidates", "20"]
     assert main(args) == 0
     gsr = pd.read_csv(out / "gsr.csv", index_col=[0, 1])
-    systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")]
-    expected_rows = 2 + 3 + 2 * 3  # perfect, random, lexical, add/si × 3 variants
+    systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")] + ["drmm_w2v", "matchpyramid_w2v"]
+    expected_rows = 2 + 3 + 4 * 3  # perfect, random, lexical, (add, si, drmm, matchpyramid) × 3 variants
     assert gsr.shape == (expected_rows, 5)
     assert list(gsr.columns) == ["run", "GSR [w2v]", "rel. GSR [w2v]", "GSR [glove]", "rel. GSR [glove]"]
     assert ("perfect", "-") in gsr.index and gsr.loc[("perfect", "-"), "rel. GSR [w2v]"] == 0
@@ -54,4 +58,5 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     # resumable: a second run reuses every run file
     capsys.readouterr()
     assert main(args) == 0
-    assert capsys.readouterr().err.count("reusing") == 9
+    assert capsys.readouterr().err.count("reusing") == 15
+    assert (out / "runs" / "drmm_w2v_hard.log").read_text().startswith("fold")
