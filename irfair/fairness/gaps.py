@@ -113,3 +113,15 @@ def causal_gaps(
             rows.append({"metric": metric, "class": c, a: _mean(mask, hit_a), b: _mean(mask, hit_b)})
         gaps.append({"class": c, **{m: _mean(mask, hit_a - hit_b) for m, mask in masks.items()}})
     return GroupGaps("causal", (a, b), pd.DataFrame(rows).set_index(["metric", "class"]), pd.DataFrame(gaps).set_index("class"))
+
+
+def causal_gaps_from_model(predict, texts, labels, groups, *, mode: str = "grammatical", classes: Sequence | None = None,
+                           group_values: Sequence | None = None) -> GroupGaps:
+    """Causal gaps of a model given as ``predict(list_of_texts) -> labels``: it is run on the original
+    texts and on their counterfactuals (:func:`irfair.fairness.cda.counterfactual`)."""
+    from .cda import counterfactual
+
+    texts = list(texts)
+    original = np.asarray(predict(texts))
+    swapped = np.asarray(predict([counterfactual(t, mode) for t in texts]))
+    return causal_gaps(labels, original, swapped, groups, classes=classes, group_values=group_values)
