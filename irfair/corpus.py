@@ -87,8 +87,8 @@ class TextDirCorpus:
                 yield file.stem, file.read_text(encoding="utf-8", errors="replace")
 
 
-class JsonlCorpus:
-    """One or more JSONL files (``.jsonl`` or ``.jsonl.gz``): ``{"id": ..., "contents"|"text": ...}`` per line."""
+class _FileCorpus:
+    """Documents stored in one or more files; ids must be unique across them."""
 
     def __init__(self, paths: list[Path], name: str) -> None:
         self.paths = paths
@@ -97,20 +97,30 @@ class JsonlCorpus:
     def fingerprint(self) -> str:
         return _file_stamp(self.paths)
 
+    def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
+        """``(line, doc_id, text)`` of every document in ``path`` (text may be empty when not wanted)."""
+        raise NotImplementedError
+
     def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
         seen: dict[str, tuple[Path, int]] = {}
         for path in self.paths:
-            with _open_text(path) as handle:
-                for lineno, line in enumerate(handle, start=1):
-                    if not line.strip():
-                        continue
-                    doc_id, text = self._parse(path, lineno, line)
-                    if doc_id in seen:
-                        first = seen[doc_id]
-                        raise IrfairInputError(path, lineno, f"document id {doc_id} appears twice (first at {first[0]}:{first[1]})")
-                    seen[doc_id] = (path, lineno)
-                    if wanted is None or doc_id in wanted:
-                        yield doc_id, text
+            for lineno, doc_id, text in self._records(path, wanted):
+                if doc_id in seen:
+                    first = seen[doc_id]
+                    raise IrfairInputError(path, lineno, f"document id {doc_id} appears twice (first at {first[0]}:{first[1]})")
+                seen[doc_id] = (path, lineno)
+                if wanted is None or doc_id in wanted:
+                    yield doc_id, text
+
+
+class JsonlCorpus(_FileCorpus):
+    """One or more JSONL files (``.jsonl`` or ``.jsonl.gz``): ``{"id": ..., "contents"|"text": ...}`` per line."""
+
+    def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
+        with _open_text(path) as handle:
+            for lineno, line in enumerate(handle, start=1):
+                if line.strip():
+                    yield (lineno, *self._parse(path, lineno, line))
 
     @staticmethod
     def _parse(path: Path, lineno: int, line: str) -> tuple[str, str]:
@@ -131,26 +141,11 @@ class JsonlCorpus:
         return str(doc_id), text
 
 
-class TrecCorpus:
+class TrecCorpus(_FileCorpus):
     """TREC SGML files (``<DOC><DOCNO>…</DOCNO><TEXT>…</TEXT></DOC>``), plain or gzip."""
 
-    def __init__(self, paths: list[Path], name: str) -> None:
-        self.paths = paths
-        self.name = name
-
-    def fingerprint(self) -> str:
-        return _file_stamp(self.paths)
-
-    def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
-        seen: dict[str, tuple[Path, int]] = {}
-        for path in self.paths:
-            for lineno, doc_id, text in self._iter_file(path, keep_text=wanted):
-                if doc_id in seen:
-                    first = seen[doc_id]
-                    raise IrfairInputError(path, lineno, f"DOCNO {doc_id} appears twice (first at {first[0]}:{first[1]})")
-                seen[doc_id] = (path, lineno)
-                if wanted is None or doc_id in wanted:
-                    yield doc_id, text
+    def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
+        return self._iter_file(path, keep_text=wanted)
 
     @staticmethod
     def _iter_file(path: Path, keep_text: set[str] | None) -> Iterator[tuple[int, str, str]]:

@@ -84,7 +84,8 @@ def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
     plt.close(fig)
 
 
-def _safe(name: str) -> str:
+def safe_filename(name: str) -> str:
+    """``name`` with every character other than letters, digits, '-', '_' and '.' replaced by '_'."""
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
@@ -98,5 +99,5 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True) -> 
     }
     if plots:
         for name in result.systems:
-            writers[f"scatter_{_safe(name)}.png"] = lambda p, name=name: scatter_plot(result, name, p)
+            writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: scatter_plot(result, name, p)
     return write_outputs(out_dir, writers)

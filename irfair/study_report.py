@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .atomic import write_outputs
-from .report import _safe, scatter_plot
+from .report import safe_filename, scatter_plot
 
 
 def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -153,11 +153,11 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
         markdown += [f"## {title}", "", to_markdown(tables[name]), ""]
     writers["study.md"] = lambda p: p.write_text("\n".join(markdown), encoding="utf-8")
     for emb, audit in result.audits.items():
-        folder = f"plots/{_safe(Path(emb).name)}"
+        folder = f"plots/{safe_filename(Path(emb).name)}"
         for suffix in ("png", "pdf"):
             writers[f"{folder}/grid.{suffix}"] = lambda p, e=emb: grid_plot(result, e, p)
             for name in audit.systems:
-                writers[f"{folder}/scatter_{_safe(name)}.{suffix}"] = lambda p, a=audit, n=name: scatter_plot(a, n, p)
+                writers[f"{folder}/scatter_{safe_filename(name)}.{suffix}"] = lambda p, a=audit, n=name: scatter_plot(a, n, p)
     for suffix in ("png", "pdf"):
         writers[f"plots/rank_changes.{suffix}"] = lambda p: tau_plot(result, p)
         writers[f"plots/direct_stereotype.{suffix}"] = lambda p: favour_plot(result, p)

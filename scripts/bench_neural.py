@@ -29,19 +29,20 @@ def measure(model_name: str, device: str, pairs: int, doc_len: int, batch: int) 
     positive = tuple(x[:batch] for x in data)
     negative = tuple(x[batch:] for x in data)
     steps = max(1, pairs // batch)
-    for _ in range(3):  # warm-up
+
+    def train_step() -> None:
         loss = pairwise_hinge_loss(model(*positive), model(*negative))
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
+
+    for _ in range(3):  # warm-up
+        train_step()
     if device == "cuda":
         torch.cuda.synchronize()
     t0 = time.perf_counter()
     for _ in range(steps):
-        loss = pairwise_hinge_loss(model(*positive), model(*negative))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
+        train_step()
     if device == "cuda":
         torch.cuda.synchronize()
     train = steps * batch * 2 / (time.perf_counter() - t0)
