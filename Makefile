@@ -38,4 +38,7 @@ runs: install
 	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker add --embeddings w2v-gnews-26k --depth 100 --out runs/vaswani/w2v_add.run
 	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker si --embeddings w2v-gnews-26k --depth 100 --out runs/vaswani/w2v_si.run
 	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker add --embeddings glove-6b-50d --depth 100 --out runs/vaswani/glove_add.run
+	for m in drmm matchpyramid; do \
+	  $(BIN)/irfair train --ranker $$m --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --qrels $(VASWANI)/qrels \
+	    --embeddings w2v-gnews-26k --candidates runs/vaswani/bm25.run --folds-file runs/vaswani/folds.json --out runs/vaswani/$$m.run; done
 	$(BIN)/irfair audit runs/vaswani/*.run --qrels $(VASWANI)/qrels --topics $(VASWANI)/query-text.trec --corpus $(VASWANI)/corpus --out runs/vaswani/audit
