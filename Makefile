@@ -40,5 +40,8 @@ runs: install
 	$(BIN)/irfair rank --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --ranker add --embeddings glove-6b-50d --depth 100 --out runs/vaswani/glove_add.run
 	for m in drmm matchpyramid; do \
 	  $(BIN)/irfair train --ranker $$m --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --qrels $(VASWANI)/qrels \
-	    --embeddings w2v-gnews-26k --candidates runs/vaswani/bm25.run --folds-file runs/vaswani/folds.json --out runs/vaswani/$$m.run; done
+	    --embeddings w2v-gnews-26k --candidates runs/vaswani/bm25.run --folds-file runs/vaswani/folds.json --out runs/vaswani/$$m.run; \
+	  $(BIN)/irfair train --ranker $$m --corpus $(VASWANI)/corpus --topics $(VASWANI)/query-text.trec --qrels $(VASWANI)/qrels \
+	    --embeddings w2v-gnews-26k --candidates runs/vaswani/bm25.run --folds-file runs/vaswani/folds.json \
+	    --interpolate --out runs/vaswani/$${m}_bm25.run; done
 	$(BIN)/irfair audit runs/vaswani/*.run --qrels $(VASWANI)/qrels --topics $(VASWANI)/query-text.trec --corpus $(VASWANI)/corpus --out runs/vaswani/audit

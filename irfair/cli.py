@@ -99,6 +99,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--doc-len", type=int, default=300, help="MatchPyramid document length (tokens)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--log", default=None, help="training log (TSV: fold, epoch, loss, validation MAP); default OUT.log")
+    p.add_argument("--interpolate", action="store_true",
+                   help="mix in the candidates' own scores, weight chosen on each validation fold")
     p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default="title")
     _add_common(p)
 
@@ -307,7 +309,8 @@ def cmd_train(args) -> int:
     queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
     run = train_and_rerank(args.ranker, store, embeddings, queries, qrels, candidates, args.top_n, corpus=corpus,
                            folds=args.folds, folds_file=args.folds_file, epochs=args.epochs, doc_len=args.doc_len,
-                           seed=args.seed, progress=sys.stderr.isatty(), log_path=args.log or f"{args.out}.log")
+                           seed=args.seed, progress=sys.stderr.isatty(), log_path=args.log or f"{args.out}.log",
+                           interpolate_first_stage=args.interpolate)
     write_run(args.out, run)
     print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; "
           f"training log {args.log or args.out + '.log'}")

@@ -36,6 +36,17 @@ def test_similarity_matrix_by_hand(hand):
     assert matrix[2].tolist() == [0.0, 0.0, 0.0]
 
 
+def test_interpolation_with_first_stage_scores_by_hand():
+    from irfair.rankers.neural.train import interpolate
+
+    neural = Run("n", {"1": [("a", 3.0), ("b", 2.0), ("c", 1.0)]})
+    first = Run("f", {"1": [("c", 10.0), ("b", 6.0), ("a", 5.0)]})
+    # minmax: neural a 1, b 0.5, c 0; first c 1, b 0.2, a 0 → with weight 0.6: a 0.4, b 0.32, c 0.6
+    mixed = interpolate(neural, first, 0.6, "m").ranking["1"]
+    assert [d for d, _ in mixed] == ["c", "a", "b"]
+    assert [s for _, s in mixed] == pytest.approx([0.6, 0.4, 0.32])
+
+
 def test_folds_are_deterministic_and_reusable(tmp_path):
     folds = make_folds(["10", "2", "1", "3", "11"], 2)
     assert folds == [["1", "3", "11"], ["2", "10"]]
@@ -108,5 +119,8 @@ def test_train_command_writes_run_and_log(w2v, tmp_path, capsys):
     assert evaluate(run, qrels).means["MAP"] > evaluate(candidates, qrels).means["MAP"] + 0.2
     assert json.loads((tmp_path / "folds.json").read_text())["folds"][0][:2] == ["1", "4"]
     assert (tmp_path / "drmm.run.log").read_text().startswith("fold\tepoch")
+    assert main(args[:-2] + ["--folds-file", str(tmp_path / "folds.json"), "--interpolate", "--out", str(tmp_path / "i.run")]) == 0
+    assert "interpolation weight" in (tmp_path / "i.run.log").read_text()
+    assert read_run(tmp_path / "i.run").tag == "drmm+first-stage_w2v-gnews-26k"
     assert main(args[:-2] + ["--folds", "2"]) == 2
     assert "at least 3" in capsys.readouterr().err

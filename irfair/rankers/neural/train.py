@@ -135,13 +135,36 @@ def _rerank(model, features, candidates: Mapping[str, list[str]], qids: Sequence
     return Run(name, ranking, tag=name)
 
 
+INTERPOLATION_WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
+
+
+def _min_max(hits: list[tuple[str, float]]) -> dict[str, float]:
+    scores = np.array([score for _, score in hits])
+    span = scores.max() - scores.min() if len(scores) else 0.0
+    return {doc: (score - scores.min()) / span if span > 0 else 0.0 for doc, score in hits}
+
+
+def interpolate(neural: Run, first_stage: Run, weight: float, name: str) -> Run:
+    """Per query: weight · minmax(first-stage score) + (1 − weight) · minmax(neural score)."""
+    ranking = {}
+    for qid, hits in neural.ranking.items():
+        a, b = _min_max(hits), _min_max(first_stage.ranking.get(qid, []))
+        mixed = [(doc, (1 - weight) * a[doc] + weight * b.get(doc, 0.0)) for doc, _ in hits]
+        ranking[qid] = sorted(mixed, key=lambda hit: (hit[1], hit[0]), reverse=True)
+    return Run(name, ranking, tag=name)
+
+
 def train_and_rerank(model_name: str, store: TermStore, embeddings: Embeddings, queries: Mapping[str, str], qrels: Qrels,
                      candidates: Run, top_n: int = 100, *, corpus: Corpus, folds: int = 5, folds_file: str | Path | None = None,
                      epochs: int = 10, batch_size: int = 32, learning_rate: float | None = None, negatives_per_positive: int = 4,
                      query_len: int = 10,
                      doc_len: int = 300, patience: int = 3, seed: int = 0, progress: bool = False,
-                     log_path: str | Path | None = None, device: str | None = None) -> Run:
-    """Cross-validated training of ``model_name`` and re-ranking of every query's top-N candidates."""
+                     log_path: str | Path | None = None, device: str | None = None, interpolate_first_stage: bool = False) -> Run:
+    """Cross-validated training of ``model_name`` and re-ranking of every query's top-N candidates.
+
+    With ``interpolate_first_stage`` the final score of a candidate is
+    λ · minmax(candidate score) + (1 − λ) · minmax(model score) per query, λ in {0, 0.1, ..., 1} chosen by
+    MAP on each fold's validation queries (never on its test queries) and written to the log."""
     if model_name not in MODELS:
         raise ValueError(f"model must be one of {MODELS}")
     torch = _torch()
@@ -212,10 +235,18 @@ def train_and_rerank(model_name: str, store: TermStore, embeddings: Embeddings, 
                 if waited >= patience:
                     break
         model.load_state_dict(best_state)
-        merged.update(_rerank(model, features, top, test_qids, device, model_name).ranking)
+        test_run = _rerank(model, features, top, test_qids, device, model_name)
+        if interpolate_first_stage:
+            val_run = _rerank(model, features, top, validation, device, model_name)
+            maps = {w: evaluate(interpolate(val_run, candidates, w, model_name), qrels, ["MAP"], qids=validation).means["MAP"]
+                    for w in INTERPOLATION_WEIGHTS}
+            weight = max(INTERPOLATION_WEIGHTS, key=lambda w: (maps[w], -w))
+            log_lines.append(f"{fold + 1}\tinterpolation weight {weight}\t\t{maps[weight]:.4f}")
+            test_run = interpolate(test_run, candidates, weight, model_name)
+        merged.update(test_run.ranking)
         if device == "cpu":
             torch.use_deterministic_algorithms(False)
     if log_path is not None:
         write_text(log_path, "\n".join(log_lines) + "\n")
-    name = f"{model_name}_{embeddings.name}"
+    name = f"{model_name}{'+first-stage' if interpolate_first_stage else ''}_{embeddings.name}"
     return Run(name, {q: merged[q] for q in qids if q in merged}, tag=name)
