@@ -81,3 +81,23 @@ def test_lucene_index_as_corpus_reads_raw_text(shared_data, vaswani_index):
     docs = dict(corpus.iter_docs({"1", "11429"}))
     original = dict(open_corpus(shared_data / "vaswani" / "corpus").iter_docs({"1", "11429"}))
     assert docs == original
+
+
+def test_index_command_then_embedding_rerank_of_bm25(shared_data, tmp_path, capsys):
+    folder = shared_data / "time"
+    cache = tmp_path / "cache"
+    assert main(["index", "--corpus", str(folder / "time.trec"), "--embeddings", "w2v-gnews-26k", "--cache-dir", str(cache)]) == 0
+    printed = capsys.readouterr().out
+    assert "term store: 423 documents" in printed and "document vectors w2v-gnews-26k_si: 423 × 300" in printed
+    assert len(list((cache / "docvectors").glob("*.npy"))) == 2 and len(list((cache / "lucene").iterdir())) == 1
+    common = ["--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"), "--cache-dir", str(cache)]
+    assert main(["rank", "--ranker", "bm25", "--depth", "30", "--out", str(tmp_path / "bm25.run"), *common]) == 0
+    assert main(["rank", "--ranker", "add", "--rerank", str(tmp_path / "bm25.run"), "--out", str(tmp_path / "rr.run"), *common]) == 0
+    bm25, reranked = read_run(tmp_path / "bm25.run"), read_run(tmp_path / "rr.run")
+    assert reranked.tag == "w2v-gnews-26k_add"
+    for qid, hits in bm25.ranking.items():
+        assert {d for d, _ in reranked.ranking[qid]} == {d for d, _ in hits}  # same candidates, new order
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 nope 1 1.0 x\n")
+    assert main(["rank", "--ranker", "add", "--rerank", str(bad), "--out", str(tmp_path / "x.run"), *common]) == 2
+    assert f"{bad}:1: document nope is not in the corpus" in capsys.readouterr().err
