@@ -280,7 +280,9 @@ def audit(
             records.append(record)
         return pd.DataFrame.from_records(records)
 
-    plain = lambda qid, n: rank_weights(n)  # noqa: E731 - rank weights do not depend on the query
+    def plain(qid: str, n: int) -> np.ndarray:
+        return rank_weights(n)  # a system's rank weights do not depend on the query
+
     perfect_gsr = fit_gsr(PERFECT, per_query_table(perfect_lists, lambda qid, n: perfect_weights[qid]), n_bootstrap, seed)
     perfect_run = Run.from_lists(PERFECT, perfect_lists)
     systems = {

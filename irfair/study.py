@@ -5,7 +5,6 @@ stereotypes; intrinsic validation. Resumable: run files already in ``<out>/runs/
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ import pandas as pd
 from scipy import stats
 
 from .audit import PERFECT, RANDOM, AuditResult, audit
-from .collection import Qrels, Run, Topic, read_qrels, read_run, read_topics, relevant_docs, write_run
+from .collection import Qrels, Topic, read_qrels, read_run, read_topics, relevant_docs, write_run
 from .corpus import Corpus, open_corpus
 from .debias import VARIANTS, debiased
 from .doc_terms import TermStore

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from irfair.audit import PERFECT, RANDOM, audit
-from irfair.collection import Run, read_qrels, read_topics, relevant_docs
+from irfair.collection import read_qrels, read_topics, relevant_docs
 from irfair.corpus import open_corpus
 from irfair.errors import IrfairInputError
 from irfair.gender import gender_direction

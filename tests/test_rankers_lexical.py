@@ -4,7 +4,7 @@ import subprocess
 import pytest
 
 from irfair.cli import main
-from irfair.collection import read_qrels, read_run, read_topics
+from irfair.collection import read_qrels, read_run
 from irfair.corpus import open_corpus
 from irfair.evaluate import evaluate
 

@@ -15,7 +15,7 @@ token have no vector and are never retrieved (their number is reported).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
