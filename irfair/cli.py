@@ -113,7 +113,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--measure-embeddings", default="w2v-gnews-26k,glove-6b-50d")
     p.add_argument("--variants", default="regular,hard,strong")
     p.add_argument("--no-lexical", action="store_true", help="leave out BM25, QLM and tf-idf")
-    p.add_argument("--neural", default="", help="comma-separated: drmm,matchpyramid")
+    p.add_argument("--neural", default="drmm,matchpyramid", help="comma-separated neural rankers, or none")
     p.add_argument("--depth", type=int, default=1000, help="run depth of every ranker")
     p.add_argument("--candidates", type=int, default=100, help="BM25 candidates re-ranked by the neural rankers")
     p.add_argument("--epochs", type=int, default=10, help="training epochs of the neural rankers")
@@ -328,7 +328,7 @@ def cmd_study(args) -> int:
     unknown = [v for v in variants if v not in VARIANTS]
     if unknown or "regular" not in variants:
         raise IrfairInputError(None, None, f"--variants must include regular and be among {', '.join(VARIANTS)}")
-    neural = names(args.neural)
+    neural = () if args.neural.strip() == "none" else names(args.neural)
     if any(n not in ("drmm", "matchpyramid") for n in neural):
         raise IrfairInputError(None, None, "--neural takes drmm and/or matchpyramid")
     if not names(args.measure_embeddings):

@@ -53,7 +53,7 @@ class StudyConfig:
     measure_embeddings: tuple[str, ...] = ("w2v-gnews-26k", "glove-6b-50d")
     variants: tuple[str, ...] = VARIANTS
     lexical: bool = True
-    neural: tuple[str, ...] = ()
+    neural: tuple[str, ...] = ("drmm", "matchpyramid")
     depth: int = 1000
     neural_candidates: int = 100
     neural_epochs: int = 10

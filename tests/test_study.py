@@ -18,7 +18,7 @@ def test_kendall_tau_distance_by_hand():
 
 
 def test_plan_names():
-    names = [s.name for s in plan(StudyConfig(ranker_embeddings=("w2v-gnews-26k",), variants=("regular", "hard")))]
+    names = [s.name for s in plan(StudyConfig(ranker_embeddings=("w2v-gnews-26k",), variants=("regular", "hard"), neural=()))]
     assert names == ["bm25", "qlm", "tfidf", "w2v_add", "w2v_si", "w2v_add_hard", "w2v_si_hard"]
     neural = [s.name for s in plan(StudyConfig(ranker_embeddings=("glove-6b-50d",), variants=("regular",), lexical=False,
                                               neural=("drmm",)))]
@@ -31,7 +31,7 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     args = ["study", "--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"),
             "--qrels", str(folder / "qrels.time.txt"), "--out", str(out), "--ranker-embeddings", "w2v-gnews-26k",
             "--depth", "50", "--bootstrap", "50", "--cache-dir", str(tmp_path / "cache"),
-            "--neural", "drmm,matchpyramid", "--epochs", "1", "--candidates", "20"]
+            "--epochs", "1", "--candidates", "20"]
     assert main(args) == 0
     gsr = pd.read_csv(out / "gsr.csv", index_col=[0, 1])
     systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")] + ["drmm_w2v", "matchpyramid_w2v"]
