@@ -9,6 +9,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def safe_filename(name: str) -> str:
+    """``name`` with every character other than letters, digits, '-', '_' and '.' replaced by '_'."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed."""

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .collection import Qrels, Run, Topic, read_qrels, read_run, read_topics, relevant_docs
+from .collection import Qrels, Run, Topic, check_run_queries, read_qrels, read_run, read_topics, relevant_docs
 from .corpus import Corpus, open_corpus
 from .doc_terms import TermStore
 from .embeddings import Embeddings, load_embeddings
@@ -173,20 +173,6 @@ def _load_runs(runs) -> list[Run]:
     return loaded
 
 
-def _first_line(run: Run, qid: str, doc_id: str | None = None) -> int | None:
-    if doc_id is not None:
-        return run.line_of.get((qid, doc_id))
-    lines = [line for (q, _), line in run.line_of.items() if q == qid]
-    return min(lines) if lines else None
-
-
-def _check_run_queries(run: Run, topics: Mapping[str, Topic], topics_source) -> None:
-    for qid in run.ranking:
-        if qid not in topics:
-            where = f" (see {topics_source})" if isinstance(topics_source, (str, Path)) else ""
-            raise IrfairInputError(run.path or run.name, _first_line(run, qid), f"query {qid} is not in the topics{where}")
-
-
 def audit(
     runs,
     qrels,
@@ -215,7 +201,7 @@ def audit(
     qrel_map: Qrels = qrels if isinstance(qrels, Mapping) else read_qrels(qrels)
     run_list = _load_runs(runs)
     for run in run_list:
-        _check_run_queries(run, topic_map, topics)
+        check_run_queries(run, topic_map, topics)
     corpus_obj: Corpus = open_corpus(corpus)
     emb: Embeddings = load_embeddings(embeddings, cache_dir)
     direction = gender_direction(emb)

@@ -82,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--embeddings", action="append", default=[], help="also build add/si document vectors for these")
     p.add_argument("--no-lucene", action="store_true", help="skip the Lucene index")
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--cache-dir", default=None)
+    p.add_argument("--cache-dir", default=None, help="cache folder (default $IRFAIR_CACHE or ~/.cache/irfair)")
+    p.set_defaults(no_cache=False)
 
     p = sub.add_parser("train", help="train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates")
     p.add_argument("--ranker", required=True, choices=("drmm", "matchpyramid"))
@@ -260,14 +261,12 @@ def cmd_rank(args) -> int:
 
 
 def cmd_index(args) -> int:
-    import os
-
     from .corpus import open_corpus
     from .doc_terms import TermStore
     from .embeddings import load_embeddings
     from .rankers.embedding import EmbeddingRanker
 
-    cache = Path(args.cache_dir or os.environ.get("IRFAIR_CACHE", Path.home() / ".cache" / "irfair"))
+    cache = _cache_dir(args)
     corpus = open_corpus(args.corpus)
     store = TermStore.for_corpus(corpus, cache)
     store.ensure(corpus, None, progress=True)
@@ -285,7 +284,7 @@ def cmd_index(args) -> int:
 
 
 def cmd_train(args) -> int:
-    from .collection import read_qrels, read_run, read_topics, write_run
+    from .collection import check_run_queries, read_qrels, read_run, read_topics, write_run
     from .corpus import open_corpus
     from .debias import debiased
     from .doc_terms import TermStore
@@ -297,10 +296,7 @@ def cmd_train(args) -> int:
     topics = read_topics(args.topics)
     qrels = read_qrels(args.qrels)
     candidates = read_run(args.candidates)
-    for qid in candidates.ranking:
-        if qid not in topics:
-            lines = [line for (q, _), line in candidates.line_of.items() if q == qid]
-            raise IrfairInputError(args.candidates, min(lines), f"query {qid} is not in the topics {args.topics}")
+    check_run_queries(candidates, topics, args.topics)
     corpus = open_corpus(args.corpus)
     cache = _cache_dir(args)
     store = TermStore.for_corpus(corpus, cache)

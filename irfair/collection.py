@@ -53,6 +53,11 @@ class Run:
         docs = [doc for doc, _ in self.ranking.get(qid, [])]
         return docs if depth is None else docs[:depth]
 
+    def first_line(self, qid: str) -> int | None:
+        """First line of ``qid`` in the run file (None for runs not read from a file)."""
+        lines = [line for (q, _), line in self.line_of.items() if q == qid]
+        return min(lines) if lines else None
+
     def as_scores(self) -> dict[str, dict[str, float]]:
         """``{qid: {doc_id: score}}`` as pytrec_eval wants it."""
         return {qid: dict(hits) for qid, hits in self.ranking.items()}
@@ -215,6 +220,19 @@ def read_run(path: str | Path, name: str | None = None) -> Run:
     for hits in ranking.values():
         hits.sort(key=lambda hit: (hit[1], hit[0]), reverse=True)
     return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag, line_of=line_of)
+
+
+def natural_qid_key(qid: str) -> tuple[int, int, str]:
+    """Sort key ordering numeric query ids numerically, before any other id."""
+    return (0, int(qid), "") if qid.isdigit() else (1, 0, qid)
+
+
+def check_run_queries(run: Run, topics: Mapping[str, Topic], topics_source=None) -> None:
+    """Raise IrfairInputError at the first line of a run query that is not in the topics."""
+    for qid in run.ranking:
+        if qid not in topics:
+            where = f" (see {topics_source})" if isinstance(topics_source, (str, Path)) else ""
+            raise IrfairInputError(run.path or run.name, run.first_line(qid), f"query {qid} is not in the topics{where}")
 
 
 def relevant_docs(qrels: Qrels, qid: str) -> list[tuple[str, int]]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .atomic import atomic_path, write_text
+from .atomic import atomic_path, safe_filename, write_text
 from .corpus import Corpus
 from .text import content_tokens, default_stopwords
 
@@ -47,8 +47,7 @@ class TermStore:
         if cache_dir is None:
             return cls(None, stop)
         stop_key = hashlib.sha1("\n".join(sorted(stop)).encode()).hexdigest()[:8]
-        safe_name = "".join(c if c.isalnum() or c in "-_." else "_" for c in corpus.name)[:60]
-        folder = Path(cache_dir) / "terms" / f"v1-{safe_name}-{corpus.fingerprint()}-{stop_key}"
+        folder = Path(cache_dir) / "terms" / f"v1-{safe_filename(corpus.name)[:60]}-{corpus.fingerprint()}-{stop_key}"
         folder.mkdir(parents=True, exist_ok=True)
         return cls(folder, stop)
 

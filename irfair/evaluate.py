@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .collection import Qrels, Run
+from .collection import Qrels, Run, natural_qid_key
 from .errors import IrfairInputError
 
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
@@ -64,12 +64,8 @@ def evaluated_queries(qrels: Qrels, qids: Iterable[str] | None = None) -> list[s
     allowed = None if qids is None else set(qids)
     return sorted(
         (qid for qid, judged in qrels.items() if any(g > 0 for g in judged.values()) and (allowed is None or qid in allowed)),
-        key=_natural_key,
+        key=natural_qid_key,
     )
-
-
-def _natural_key(qid: str):
-    return (0, int(qid), "") if qid.isdigit() else (1, 0, qid)
 
 
 def evaluate(run: Run, qrels: Qrels, measures: Sequence[str] = DEFAULT_MEASURES, qids: Iterable[str] | None = None) -> EvaluationResult:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from .atomic import safe_filename
 from .corpus import Corpus
 from .errors import IrfairInputError, MissingExtraError
 
@@ -74,8 +75,7 @@ def build_index(corpus: Corpus, cache_dir: str | Path, threads: int = 2, progres
     from tqdm.auto import tqdm
 
     java = prepare_java()
-    safe_name = "".join(c if c.isalnum() or c in "-_." else "_" for c in corpus.name)[:60]
-    folder = Path(cache_dir) / "lucene" / f"{safe_name}-{corpus.fingerprint()}"
+    folder = Path(cache_dir) / "lucene" / f"{safe_filename(corpus.name)[:60]}-{corpus.fingerprint()}"
     if (folder / "COMPLETE").is_file():
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .atomic import write_outputs
+from .atomic import safe_filename, write_outputs
 from .audit import PERFECT, AuditResult
 
 
@@ -82,11 +82,6 @@ def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
     fig.tight_layout()
     fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120, bbox_inches="tight")
     plt.close(fig)
-
-
-def safe_filename(name: str) -> str:
-    """``name`` with every character other than letters, digits, '-', '_' and '.' replaced by '_'."""
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
 def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True) -> list[Path]:

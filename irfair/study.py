@@ -98,7 +98,7 @@ class StudyResult:
     files: list[Path] = field(default_factory=list)
 
 
-def _build_runs(specs, corpus: Corpus, topics: Mapping[str, Topic], qrels: Qrels, config: StudyConfig,
+def _build_runs(specs, corpus: Corpus, store: TermStore, topics: Mapping[str, Topic], qrels: Qrels, config: StudyConfig,
                 runs_dir: Path, cache_dir: Path | None, progress: bool, log: Callable[[str], None]) -> dict[str, Path]:
     queries = {qid: t.text(config.query_field) for qid, t in topics.items()}
     paths = {spec.name: runs_dir / f"{spec.name}.run" for spec in specs}
@@ -108,7 +108,6 @@ def _build_runs(specs, corpus: Corpus, topics: Mapping[str, Topic], qrels: Qrels
             log(f"reusing {paths[spec.name]}")
     if not todo:
         return paths
-    store = TermStore.for_corpus(corpus, cache_dir)
     store.ensure(corpus, None, progress=progress)
     index = None
     for spec in todo:
@@ -172,7 +171,8 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
     qrel_map = qrels if isinstance(qrels, Mapping) else read_qrels(qrels)
     cache = Path(cache_dir) if cache_dir is not None else None
     specs = plan(config)
-    paths = _build_runs(specs, corpus_obj, topic_map, qrel_map, config, runs_dir, cache, progress, log)
+    store = TermStore.for_corpus(corpus_obj, cache)
+    paths = _build_runs(specs, corpus_obj, store, topic_map, qrel_map, config, runs_dir, cache, progress, log)
     runs = [read_run(paths[s.name], name=s.name) for s in specs]
 
     audits = {}
@@ -257,7 +257,6 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
     rank_changes = pd.DataFrame(rank_rows)
     changes_per_query = pd.DataFrame(change_rows)
 
-    store = TermStore.for_corpus(corpus_obj, cache)
     cut = {qid: len(relevant_docs(qrel_map, qid)) for qid in topic_map if relevant_docs(qrel_map, qid)}
     lists = {PERFECT: {q: [d for d, _ in relevant_docs(qrel_map, q)] for q in cut}}
     for run in runs:

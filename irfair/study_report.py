@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .atomic import write_outputs
-from .report import safe_filename, scatter_plot
+from .atomic import safe_filename, write_outputs
+from .report import scatter_plot
 
 
 def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from ...atomic import write_text
-from ...collection import Qrels, Run
+from ...collection import Qrels, Run, natural_qid_key
 from ...corpus import Corpus
 from ...doc_terms import TermStore
 from ...embeddings import Embeddings
@@ -49,7 +49,7 @@ def _torch():
 
 def make_folds(qids: Sequence[str], k: int = 5) -> list[list[str]]:
     """Deterministic round-robin split of the sorted query ids into ``k`` folds."""
-    ordered = sorted(qids, key=lambda q: (0, int(q), "") if q.isdigit() else (1, 0, q))
+    ordered = sorted(qids, key=natural_qid_key)
     return [ordered[i::k] for i in range(k)]
 
 
