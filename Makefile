@@ -30,6 +30,8 @@ demo: $(CORE)
 	$(BIN)/irfair demo --out demo
 
 test: install
+	$(BIN)/ruff check irfair tests scripts
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
 bench: install

@@ -6,31 +6,47 @@ Python API (twin of the ``irfair`` command line)::
     result = irfair.audit(["bm25.run"], qrels="qrels.txt", topics="topics.txt",
                           corpus="docs.trec", embeddings="w2v-gnews-26k")
     result.table()        # GSR, CI, relative GSR, MAP, nDCG@100, P@10 per system
-"""
-from .audit import AuditResult, SystemAudit, audit
-from .collection import Run, Topic, read_qrels, read_run, read_topics
-from .corpus import open_corpus
-from .embeddings import Embeddings, load_embeddings
-from .errors import IrfairInputError
-from .gender import DEFINITIONAL_PAIRS, GenderDirection, gender_direction
-from .gsr import GSRResult
+    ranker = irfair.make_ranker("bm25", corpus="docs.trec")   # any name of irfair.RANKERS
 
-__all__ = [
-    "AuditResult",
-    "DEFINITIONAL_PAIRS",
-    "Embeddings",
-    "GSRResult",
-    "GenderDirection",
-    "IrfairInputError",
-    "Run",
-    "SystemAudit",
-    "Topic",
-    "audit",
-    "gender_direction",
-    "load_embeddings",
-    "open_corpus",
-    "read_qrels",
-    "read_run",
-    "read_topics",
-]
+Names are imported on first use, so ``import irfair`` stays light.
+"""
+from __future__ import annotations
+
+import importlib
+
 __version__ = "0.1.0"
+
+_EXPORTS = {
+    "AuditResult": "irfair.audit.result",
+    "SystemAudit": "irfair.audit.result",
+    "audit": "irfair.audit.core",
+    "Run": "irfair.trec",
+    "Topic": "irfair.trec",
+    "read_qrels": "irfair.trec",
+    "read_run": "irfair.trec",
+    "read_topics": "irfair.trec",
+    "open_corpus": "irfair.corpus",
+    "Embeddings": "irfair.embeddings",
+    "load_embeddings": "irfair.embeddings",
+    "IrfairInputError": "irfair.errors",
+    "DEFINITIONAL_PAIRS": "irfair.gender.direction",
+    "GenderDirection": "irfair.gender.direction",
+    "gender_direction": "irfair.gender.direction",
+    "GSRResult": "irfair.measures.gsr",
+    "RANKERS": "irfair.rankers.registry",
+    "make_ranker": "irfair.rankers.base",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'irfair' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -59,7 +59,7 @@ class Embeddings:
         """Row of ``token`` under the lookup rule, or -1 when it is out of vocabulary."""
         return self._lookup.get(token, -1)
 
-    def rows(self, tokens: Iterable[str]) -> np.ndarray:
+    def token_rows(self, tokens: Iterable[str]) -> np.ndarray:
         """Rows of ``tokens`` (array of int64, -1 for out-of-vocabulary tokens)."""
         lookup = self._lookup
         return np.fromiter((lookup.get(token, -1) for token in tokens), dtype=np.int64)
@@ -71,7 +71,7 @@ class Embeddings:
             raise KeyError(token)
         return np.asarray(self.vectors[row])
 
-    def with_vectors(self, name: str, vectors: np.ndarray) -> "Embeddings":
+    def with_vectors(self, name: str, vectors: np.ndarray) -> Embeddings:
         """A new set with the same words and new vectors (normalised here), e.g. after debiasing."""
         return Embeddings(name, self.words, vectors)
 

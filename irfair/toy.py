@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .collection import Qrels, Run, Topic, write_qrels, write_run, write_topics
+from .trec import Qrels, Run, Topic, write_qrels, write_run, write_topics
 
 FEMALE_JOBS = ("hygienist", "secretary", "hairdresser", "dietician", "paralegal",
                "receptionist", "phlebotomist", "maid", "nurse", "typist")
@@ -73,7 +73,7 @@ def toy_direct() -> ToyCollection:
         lists["S"][qid] = [stereotypical]
         lists["CS"][qid] = [counter]
         lists["N"][qid] = [man, woman]
-    return ToyCollection("toy-direct", docs, topics, qrels, {n: Run.from_lists(n, l) for n, l in lists.items()})
+    return ToyCollection("toy-direct", docs, topics, qrels, {n: Run.from_lists(n, ranked) for n, ranked in lists.items()})
 
 
 def toy_indirect() -> ToyCollection:
@@ -91,4 +91,4 @@ def toy_indirect() -> ToyCollection:
         lists["S"][qid] = [ids[a] for a in (COMMUNION if female else AGENCY)]
         lists["CS"][qid] = [ids[a] for a in (AGENCY if female else COMMUNION)]
         lists["N"][qid] = [ids[a] for a in AGENCY + COMMUNION]
-    return ToyCollection("toy-indirect", docs, topics, qrels, {n: Run.from_lists(n, l) for n, l in lists.items()})
+    return ToyCollection("toy-indirect", docs, topics, qrels, {n: Run.from_lists(n, ranked) for n, ranked in lists.items()})

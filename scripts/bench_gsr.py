@@ -2,7 +2,7 @@
 
 Compares irfair's cached, vectorised path (tokenise every document once into a term store, one
 sparse product for per-document sums, per query only its own terms subtracted) with the naive
-reference path (irfair.naive: re-tokenise every retrieved document for every query), timed in the
+reference path (irfair.gender.naive: re-tokenise every retrieved document for every query), timed in the
 same run. The naive path is timed on a subset of queries and scaled to all of them (printed).
 
     python scripts/bench_gsr.py [--docs 100000] [--queries 250] [--depth 1000] [--naive-queries 20]
@@ -16,11 +16,11 @@ import time
 import numpy as np
 
 from irfair.corpus import InMemoryCorpus
-from irfair.doc_terms import TermStore
+from irfair.corpus.termstore import TermStore
 from irfair.embeddings import load_embeddings
 from irfair.gender import gender_direction
-from irfair.genderedness import GenderednessModel, list_genderedness, rank_weights
-from irfair.naive import naive_list_genderedness
+from irfair.gender.genderedness import GenderednessModel, list_genderedness, rank_weights
+from irfair.gender.naive import naive_list_genderedness
 from irfair.text import default_stopwords
 
 

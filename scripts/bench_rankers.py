@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from irfair.corpus import open_corpus
-from irfair.doc_terms import TermStore
+from irfair.corpus.termstore import TermStore
 from irfair.embeddings import load_embeddings
 from irfair.rankers.embedding import EmbeddingRanker
 from irfair.rankers.lexical import LexicalRanker
@@ -73,17 +73,17 @@ def main() -> None:
         corpus = open_corpus(corpus_path)
         cache = Path(work) / "cache"
 
-        from irfair.lucene import build_index
+        from irfair.corpus.lucene_index import build_index
 
         t0 = time.perf_counter()
         index = build_index(corpus, cache, threads=2, progress=False)
         index_s = time.perf_counter() - t0
         print(f"Lucene index (raw + docvectors + positions, 2 threads): {index_s:.1f} s = {args.docs / index_s:,.0f} docs/s")
 
-        bm25 = LexicalRanker.create("bm25")
-        bm25.rank(index, dict(list(queries.items())[:5]), depth=10)  # JVM and searcher warm-up
+        bm25 = LexicalRanker("bm25", {"k1": 0.9, "b": 0.4}, index)
+        bm25.rank(dict(list(queries.items())[:5]), depth=10)  # JVM and searcher warm-up
         t0 = time.perf_counter()
-        bm25.rank(index, queries, depth=args.depth, threads=2)
+        bm25.rank(queries, depth=args.depth)
         bm25_s = time.perf_counter() - t0
         print(f"BM25 batch search, depth {args.depth}: {args.queries / bm25_s:,.1f} queries/s")
 

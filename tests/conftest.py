@@ -1,14 +1,22 @@
 """Shared fixtures: paths into ../shared/data (tests only) and small hand-built embeddings."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
-
 from helpers import hand_embeddings
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TIME = SHARED_DATA / "time"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def default_cache_dir(tmp_path_factory) -> Path:
+    """The default cache folder of every test session: a fresh one, never the user's ~/.cache/irfair."""
+    folder = tmp_path_factory.mktemp("default-cache")
+    os.environ["IRFAIR_CACHE"] = str(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")

@@ -24,8 +24,8 @@ def overlap_run(topics, corpus_docs, depth=50):
     import math
     from collections import Counter
 
-    from irfair.collection import Run
     from irfair.text import content_tokens
+    from irfair.trec import Run
 
     bags = {doc_id: Counter(content_tokens(text)) for doc_id, text in corpus_docs.items()}
     df = Counter(term for bag in bags.values() for term in bag)

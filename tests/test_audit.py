@@ -2,17 +2,16 @@ import math
 
 import numpy as np
 import pytest
+from helpers import overlap_run
 
 from irfair.audit import PERFECT, RANDOM, audit
-from irfair.collection import read_qrels, read_topics, relevant_docs
 from irfair.corpus import open_corpus
 from irfair.errors import IrfairInputError
 from irfair.gender import gender_direction
-from irfair.genderedness import tied_rank_weights
-from irfair.naive import naive_list_genderedness
+from irfair.gender.genderedness import tied_rank_weights
+from irfair.gender.naive import naive_list_genderedness
 from irfair.toy import AGENCY, COMMUNION, FEMALE_JOBS, toy_direct, toy_indirect
-
-from helpers import overlap_run
+from irfair.trec import read_qrels, read_topics, relevant_docs
 
 
 def _toy_audit(toy, embeddings):

@@ -2,11 +2,11 @@ import json
 
 import pandas as pd
 import pytest
-
 from helpers import overlap_run
+
 from irfair.cli import main
-from irfair.collection import read_topics, write_run
 from irfair.corpus import open_corpus
+from irfair.trec import read_topics, write_run
 
 
 @pytest.fixture(scope="module")

@@ -1,8 +1,8 @@
 import numpy as np
 import pytest
 
-from irfair.debias import bolukbasi_lists, debiased, equalize_candidates, hard_debias, strong_debias
 from irfair.gender import gender_direction
+from irfair.gender.debias import bolukbasi_lists, debiased, equalize_candidates, hard_debias, strong_debias
 
 
 @pytest.fixture(scope="module")

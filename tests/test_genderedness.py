@@ -2,10 +2,10 @@ import numpy as np
 import pytest
 
 from irfair.corpus import InMemoryCorpus
-from irfair.doc_terms import TermStore
+from irfair.corpus.termstore import TermStore
 from irfair.gender import gender_direction
-from irfair.genderedness import GenderednessModel, list_genderedness, rank_weights, tied_rank_weights
-from irfair.naive import naive_list_genderedness
+from irfair.gender.genderedness import GenderednessModel, list_genderedness, rank_weights, tied_rank_weights
+from irfair.gender.naive import naive_list_genderedness
 
 
 def test_rank_weights_by_hand():

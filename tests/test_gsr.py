@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irfair.gsr import bootstrap_slopes, fit_gsr, ols_fit, paired_gsr_test, relative_gsr, resample_indices
+from irfair.measures.gsr import bootstrap_slopes, fit_gsr, ols_fit, paired_gsr_test, relative_gsr, resample_indices
 
 
 def test_ols_by_hand():

@@ -63,8 +63,9 @@ def test_audit_lists(w2v):
 
 @pytest.mark.slow
 def test_real_lucene_searcher_wrapped(shared_data, tmp_path, w2v):
+    from irfair.anserini import prepare_java
     from irfair.corpus import open_corpus
-    from irfair.lucene import build_index, prepare_java
+    from irfair.corpus.lucene_index import build_index
 
     index = build_index(open_corpus(shared_data / "time" / "time.trec"), tmp_path, progress=False)
     prepare_java()
@@ -72,7 +73,7 @@ def test_real_lucene_searcher_wrapped(shared_data, tmp_path, w2v):
 
     folder = shared_data / "time"
     searcher = AuditingSearcher(LuceneSearcher(str(index)), qrels=folder / "qrels.time.txt", topics=folder / "topics.time.txt")
-    from irfair.collection import read_topics
+    from irfair.trec import read_topics
 
     for topic in read_topics(folder / "topics.time.txt").values():
         searcher.search(topic.title, 20)

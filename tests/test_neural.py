@@ -4,12 +4,12 @@ import math
 import numpy as np
 import pytest
 
-from irfair.collection import Run
 from irfair.corpus import InMemoryCorpus
-from irfair.doc_terms import TermStore
-from irfair.evaluate import evaluate
+from irfair.corpus.termstore import TermStore
+from irfair.measures.effectiveness import evaluate
 from irfair.rankers.neural.features import histogram_bin, matching_histograms, similarity_matrix
 from irfair.rankers.neural.train import load_or_make_folds, make_folds, train_and_rerank
+from irfair.trec import Run
 
 
 def test_histogram_bins_by_hand():
@@ -102,7 +102,7 @@ def test_smoke_training_beats_random_reranking(model, w2v, tmp_path):
 
 def test_train_command_writes_run_and_log(w2v, tmp_path, capsys):
     from irfair.cli import main
-    from irfair.collection import Topic, read_run, write_qrels, write_run, write_topics
+    from irfair.trec import Topic, read_run, write_qrels, write_run, write_topics
 
     docs, queries, qrels, candidates = _tiny_collection()
     (tmp_path / "docs.jsonl").write_text("".join(json.dumps({"id": d, "contents": t}) + "\n" for d, t in docs.items()))

@@ -1,11 +1,11 @@
 import numpy as np
 import pytest
 
-from irfair.collection import Run, read_qrels, read_topics
 from irfair.corpus import InMemoryCorpus, open_corpus
-from irfair.doc_terms import TermStore
-from irfair.evaluate import evaluate
+from irfair.corpus.termstore import TermStore
+from irfair.measures.effectiveness import evaluate
 from irfair.rankers.embedding import EmbeddingRanker, naive_cosine_ranking, self_information
+from irfair.trec import Run, read_qrels, read_topics
 
 DOCS = {
     "d1": "The nurse helped the woman.",

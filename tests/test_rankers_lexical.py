@@ -4,16 +4,16 @@ import subprocess
 import pytest
 
 from irfair.cli import main
-from irfair.collection import read_qrels, read_run
 from irfair.corpus import open_corpus
-from irfair.evaluate import evaluate
+from irfair.measures.effectiveness import evaluate
+from irfair.trec import read_qrels, read_run
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def vaswani_index(shared_data, tmp_path_factory):
-    from irfair.lucene import build_index
+    from irfair.corpus.lucene_index import build_index
 
     cache = tmp_path_factory.mktemp("cache")
     return build_index(open_corpus(shared_data / "vaswani" / "corpus"), cache, threads=2, progress=False), cache
@@ -31,7 +31,7 @@ def vaswani_runs(shared_data, vaswani_index, tmp_path_factory):
 
 
 def test_index_is_cached(shared_data, vaswani_index):
-    from irfair.lucene import build_index
+    from irfair.corpus.lucene_index import build_index
 
     index, cache = vaswani_index
     assert (index / "COMPLETE").read_text().strip() == "11429"
@@ -52,7 +52,7 @@ def test_run_file_format(vaswani_runs):
 
 
 def test_bm25_map_equals_pyserinis_trec_eval(shared_data, vaswani_runs):
-    from irfair.lucene import prepare_java, pyserini_jar
+    from irfair.anserini import prepare_java, pyserini_jar
 
     qrels_path = shared_data / "vaswani" / "qrels"
     ours = evaluate(read_run(vaswani_runs / "bm25.run"), read_qrels(qrels_path)).means["MAP"]

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from irfair.cli import main
-from irfair.study import kendall_tau_distance, plan, StudyConfig
+from irfair.study import StudyConfig, kendall_tau_distance, plan
 
 pytestmark = pytest.mark.slow
 

@@ -2,7 +2,6 @@
 attribute subset (data, classifier, amplification), gaps per class and GapRMS."""
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import IrfairInputError
+from ..numbers import finite_or_none
 from .differential import bias_amplification
 from .gaps import GroupGaps, statistical_gaps
 
@@ -26,17 +26,15 @@ class ClassificationAudit:
     n_rows: int
 
     def to_dict(self) -> dict:
-        def clean(value):
-            return None if isinstance(value, float) and not math.isfinite(value) else value
-
         return {
             "n_rows": self.n_rows,
-            "epsilon": {k: {c: clean(float(v)) for c, v in row.items()} for k, row in self.epsilon.to_dict("index").items()},
+            "epsilon": {k: {c: finite_or_none(float(v)) for c, v in row.items()} for k, row in self.epsilon.to_dict("index").items()},
             "gaps": {
                 "group_column": self.gap_group,
                 "groups": [str(g) for g in self.gaps.groups],
-                "per_class": {str(c): {m: clean(float(v)) for m, v in row.items()} for c, row in self.gaps.gaps.to_dict("index").items()},
-                "gap_rms": {m: clean(v) for m, v in self.gaps.gap_rms.items()},
+                "per_class": {str(c): {m: finite_or_none(float(v)) for m, v in row.items()}
+                              for c, row in self.gaps.gaps.to_dict("index").items()},
+                "gap_rms": {m: finite_or_none(v) for m, v in self.gaps.gap_rms.items()},
             },
             "mean_score_by_group": None if self.scores_by_group is None else {str(k): float(v) for k, v in self.scores_by_group.items()},
         }

@@ -53,7 +53,7 @@ class NormScorer:
         self.vectorizer = CountVectorizer(lowercase=True, min_df=min_df, binary=True)
         self.model = LogisticRegression(C=C, max_iter=max_iter)
 
-    def fit(self, texts: Sequence[str], labels: Sequence, groups: Sequence) -> "NormScorer":
+    def fit(self, texts: Sequence[str], labels: Sequence, groups: Sequence) -> NormScorer:
         features = self.vectorizer.fit_transform(texts)
         target = np.array([g == self.scored_group for g in groups], dtype=int)
         self.model.fit(features, target, sample_weight=balancing_weights(labels, groups, self.scored_group))

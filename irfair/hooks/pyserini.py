@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..audit import AuditResult, audit
-from ..collection import Topic, read_topics
+from ..trec import Topic, read_topics
 
 
 class AuditingSearcher:
@@ -73,7 +73,7 @@ class AuditingSearcher:
         index_dir = getattr(self._searcher, "index_dir", None)
         if index_dir is None:
             raise ValueError("give corpus= (the searcher exposes no index_dir to read documents from)")
-        from ..lucene import LuceneIndexCorpus
+        from ..corpus import LuceneIndexCorpus
 
         return LuceneIndexCorpus(Path(index_dir))
 

@@ -21,12 +21,16 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import atomic_path
-from ..collection import Run
-from ..doc_terms import TermStore
-from ..embeddings import Embeddings
+from ..cache import entry_key
+from ..corpus import TermStore
+from ..embeddings import Embeddings, load_embeddings
+from ..errors import IrfairInputError
+from ..gender.debias import debiased
 from ..text import content_tokens
+from ..trec import Run
+from .registry import EMBEDDING, RankerSpec, rankers_of
 
-SCHEMES = ("add", "si")
+SCHEMES = rankers_of(EMBEDDING)
 
 
 def self_information(store: TermStore) -> np.ndarray:
@@ -39,11 +43,12 @@ class EmbeddingRanker:
     """Cosine ranking between averaged (or self-information weighted) word vectors."""
 
     def __init__(self, store: TermStore, embeddings: Embeddings, scheme: str = "add", cache_dir: str | Path | None = None,
-                 corpus_key: str = "corpus", progress: bool = False) -> None:
+                 corpus_key: str = "corpus", progress: bool = False, corpus_name: str = "") -> None:
         if scheme not in SCHEMES:
             raise ValueError(f"scheme must be one of {SCHEMES}")
         self.store, self.embeddings, self.scheme = store, embeddings, scheme
-        vocab_rows = embeddings.rows(store.vocab)
+        self.corpus_name = corpus_name or corpus_key
+        vocab_rows = embeddings.token_rows(store.vocab)
         self._known = vocab_rows >= 0
         self._term_rows = vocab_rows
         self.term_weights = self_information(store) if scheme == "si" else np.ones(len(store.vocab))
@@ -93,7 +98,7 @@ class EmbeddingRanker:
     def query_vector(self, query: str) -> np.ndarray:
         """Unit query vector, shape (dim,); all zeros when no query token is in the vocabulary."""
         tokens = content_tokens(query, self.store.stopwords)
-        rows = self.embeddings.rows(tokens)
+        rows = self.embeddings.token_rows(tokens)
         known = rows >= 0
         if not known.any():
             return np.zeros(self.embeddings.dim, dtype=np.float32)
@@ -131,6 +136,12 @@ class EmbeddingRanker:
                 ranking[qid] = sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
         return Run(self.name, ranking, tag=self.name)
 
+    def _check_known(self, candidates: Run, qid: str, docs: list[str]) -> None:
+        unknown = next((doc for doc in docs if doc not in self.store), None)
+        if unknown is not None:
+            raise IrfairInputError(candidates.path or candidates.name, candidates.line_of.get((qid, unknown)),
+                                   f"document {unknown} is not in the corpus {self.corpus_name}")
+
     def rerank(self, queries: Mapping[str, str], candidates: Run, depth: int | None = None) -> Run:
         """Re-score the candidate documents of another run for each query (docs without a vector dropped)."""
         ranking: dict[str, list[tuple[str, float]]] = {}
@@ -141,7 +152,8 @@ class EmbeddingRanker:
             if not np.any(vector):
                 continue
             docs = [doc for doc, _ in hits]
-            rows = self.store.rows(docs)
+            self._check_known(candidates, qid, docs)
+            rows = self.store.doc_rows(docs)
             keep = self.has_vector[rows]
             rows = rows[keep]
             scores = np.asarray(self.doc_vectors[rows] @ vector, dtype=np.float32)
@@ -151,13 +163,21 @@ class EmbeddingRanker:
         return Run(self.name, ranking, tag=self.name)
 
 
+def build(spec: RankerSpec, context, params: dict) -> EmbeddingRanker:
+    """The registry's builder: the corpus's complete term store and the (possibly debiased) embeddings."""
+    store = context.term_store()
+    embeddings = debiased(load_embeddings(context.embeddings, context.cache_dir), context.variant, context.cache_dir)
+    return EmbeddingRanker(store, embeddings, spec.name, context.cache_dir, corpus_key=entry_key(context.corpus),
+                           progress=context.progress, corpus_name=context.corpus.name)
+
+
 def naive_cosine_ranking(embeddings: Embeddings, doc_texts: Mapping[str, str], query: str, depth: int,
                          stopwords: frozenset[str] | None = None) -> list[tuple[str, float]]:
     """Reference ``add`` ranking for one query: a Python loop over documents computing each mean vector
     and its cosine (used by tests and ``scripts/bench_rankers.py``)."""
 
     def mean_vector(text: str) -> np.ndarray | None:
-        rows = [r for r in embeddings.rows(content_tokens(text, stopwords)) if r >= 0]
+        rows = [r for r in embeddings.token_rows(content_tokens(text, stopwords)) if r >= 0]
         if not rows:
             return None
         vector = np.asarray(embeddings.vectors[rows], dtype=np.float64).sum(axis=0)

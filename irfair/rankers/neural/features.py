@@ -33,8 +33,8 @@ def matching_histograms(embeddings: Embeddings, query_tokens: Sequence[str], doc
     out = np.zeros((len(query_tokens), n_bins))
     if not doc_tokens:
         return out
-    q_rows = embeddings.rows(query_tokens)
-    d_rows = embeddings.rows(doc_tokens)
+    q_rows = embeddings.token_rows(query_tokens)
+    d_rows = embeddings.token_rows(doc_tokens)
     d_known = d_rows >= 0
     doc_vectors = np.asarray(embeddings.vectors[d_rows[d_known]], dtype=np.float64)
     doc_array = np.asarray(doc_tokens)
@@ -57,7 +57,7 @@ def similarity_matrix(embeddings: Embeddings, query_tokens: Sequence[str], doc_t
     out = np.zeros((query_len, doc_len), dtype=np.float32)
     q = list(query_tokens)[:query_len]
     d = list(doc_tokens)[:doc_len]
-    q_rows, d_rows = embeddings.rows(q), embeddings.rows(d)
+    q_rows, d_rows = embeddings.token_rows(q), embeddings.token_rows(d)
     q_vectors = np.zeros((len(q), embeddings.dim), dtype=np.float32)
     d_vectors = np.zeros((len(d), embeddings.dim), dtype=np.float32)
     q_vectors[q_rows >= 0] = embeddings.vectors[q_rows[q_rows >= 0]]

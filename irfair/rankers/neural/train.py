@@ -26,16 +26,17 @@ from pathlib import Path
 import numpy as np
 
 from ...atomic import write_text
-from ...collection import Qrels, Run, natural_qid_key
-from ...corpus import Corpus
-from ...doc_terms import TermStore
+from ...corpus.base import Corpus
+from ...corpus.termstore import TermStore
 from ...embeddings import Embeddings
 from ...errors import IrfairInputError, MissingExtraError
-from ...evaluate import evaluate
+from ...measures.effectiveness import evaluate
 from ...text import content_tokens
+from ...trec import Qrels, Run, natural_qid_key
+from ..registry import NEURAL, rankers_of
 from .features import DEFAULT_BINS, matching_histograms, similarity_matrix
 
-MODELS = ("drmm", "matchpyramid")
+MODELS = rankers_of(NEURAL)
 DEFAULT_LEARNING_RATE = {"drmm": 1e-2, "matchpyramid": 1e-3}
 
 
@@ -154,6 +155,11 @@ def interpolate(neural: Run, first_stage: Run, weight: float, name: str) -> Run:
     return Run(name, ranking, tag=name)
 
 
+def run_name(model_name: str, embeddings_name: str, interpolated: bool) -> str:
+    """``drmm_<embeddings>``, or ``drmm+first-stage_<embeddings>`` when interpolated with the candidates."""
+    return f"{model_name}{'+first-stage' if interpolated else ''}_{embeddings_name}"
+
+
 def train_and_rerank(model_name: str, store: TermStore, embeddings: Embeddings, queries: Mapping[str, str], qrels: Qrels,
                      candidates: Run, top_n: int = 100, *, corpus: Corpus, folds: int = 5, folds_file: str | Path | None = None,
                      epochs: int = 10, batch_size: int = 32, learning_rate: float | None = None, negatives_per_positive: int = 4,
@@ -189,7 +195,8 @@ def train_and_rerank(model_name: str, store: TermStore, embeddings: Embeddings, 
     matrix = store.matrix()
     df = np.asarray((matrix > 0).sum(axis=0)).ravel()
     n_docs = max(1, matrix.shape[0])
-    idf = {t: math.log(n_docs / df[i]) for t in {t for ts in query_tokens.values() for t in ts} if (i := store.term_id.get(t)) is not None and df[i] > 0}
+    terms = {t for ts in query_tokens.values() for t in ts}
+    idf = {t: math.log(n_docs / df[i]) for t in terms if (i := store.term_id.get(t)) is not None and df[i] > 0}
     pairs = sorted({(q, d) for q in qids for d in top[q]})
     features = PairFeatures(model_name, embeddings, query_tokens, doc_tokens, idf, math.log(n_docs), pairs, query_len, doc_len)
 
@@ -248,5 +255,5 @@ def train_and_rerank(model_name: str, store: TermStore, embeddings: Embeddings, 
             torch.use_deterministic_algorithms(False)
     if log_path is not None:
         write_text(log_path, "\n".join(log_lines) + "\n")
-    name = f"{model_name}{'+first-stage' if interpolate_first_stage else ''}_{embeddings.name}"
+    name = run_name(model_name, embeddings.name, interpolate_first_stage)
     return Run(name, {q: merged[q] for q in qids if q in merged}, tag=name)

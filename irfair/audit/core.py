@@ -1,0 +1,134 @@
+"""The GSR audit: runs + qrels + topics + corpus + embeddings → GSR beside the perfect and random runs,
+with effectiveness. ``audit(...)`` is the Python twin of ``irfair audit``.
+
+Depth: with ``depth="auto"`` each query's lists are cut at K = its number of relevant documents, the
+length of the perfect run; with an integer N every list is cut at N (the perfect run at min(N, K)).
+The random run draws, per query, K documents from the audit's document pool (every document the
+audited lists and the perfect runs contain, over all queries); see :mod:`.baselines`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..cache import CacheDir, resolve_cache_dir
+from ..corpus import Corpus, TermStore, open_corpus
+from ..embeddings import Embeddings, load_embeddings
+from ..errors import IrfairInputError
+from ..gender.direction import gender_direction
+from ..gender.genderedness import GenderednessModel, rank_weights
+from ..measures.effectiveness import DEFAULT_MEASURES, evaluate
+from ..measures.gsr import fit_gsr, paired_gsr_test, relative_gsr
+from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
+from .baselines import perfect_run, random_run
+from .per_query import per_query_table, query_genderedness
+from .result import PERFECT, RANDOM, AuditResult, SystemAudit
+
+
+def _check_options(depth, query_field: str) -> None:
+    if depth != "auto" and (not isinstance(depth, int) or isinstance(depth, bool) or depth < 1):
+        raise IrfairInputError(None, None, f"depth must be 'auto' or a positive integer, not {depth!r}")
+    if query_field not in QUERY_FIELDS:
+        raise IrfairInputError(None, None, f"query field must be one of {', '.join(QUERY_FIELDS)}, not {query_field!r}")
+
+
+def audit(
+    runs,
+    qrels,
+    topics,
+    corpus,
+    embeddings="w2v-gnews-26k",
+    *,
+    depth: str | int = "auto",
+    query_field: str = "title",
+    n_bootstrap: int = 1000,
+    seed: int = 0,
+    random_baseline: bool = True,
+    measures: Sequence[str] = DEFAULT_MEASURES,
+    cache_dir: CacheDir = None,
+    progress: bool = False,
+) -> AuditResult:
+    """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
+
+    ``runs``: run file paths, :class:`Run` objects, or ``{name: {qid: [doc_id, ...]}}``;
+    ``qrels``/``topics``: paths or parsed mappings; ``corpus``: anything :func:`open_corpus` takes;
+    ``embeddings``: a name, a path or loaded :class:`Embeddings`; ``cache_dir``: a folder, ``None`` for
+    the default cache folder (as ``irfair audit``), ``False`` for none. Raises IrfairInputError on bad input.
+    """
+    _check_options(depth, query_field)
+    topic_map = as_topics(topics)
+    qrel_map = as_qrels(qrels)
+    run_list = as_runs(runs, reserved=(PERFECT, RANDOM))
+    for run in run_list:
+        check_run_queries(run, topic_map, topics)
+    corpus_obj: Corpus = open_corpus(corpus)
+    cache = resolve_cache_dir(cache_dir)
+    emb: Embeddings = load_embeddings(embeddings, cache)
+    direction = gender_direction(emb)
+
+    qids = list(topic_map)
+    perfect = perfect_run(qids, qrel_map, depth)
+    system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking}
+                    for run in run_list}
+    pool = sorted({doc for lists in [perfect.lists, *system_lists.values()] for docs in lists.values() for doc in docs})
+    random_lists = random_run(perfect.depth, pool, seed) if random_baseline else {}
+
+    store = TermStore.for_corpus(corpus_obj, cache)
+    missing = store.ensure(corpus_obj, set(pool), progress=progress)
+    if missing:
+        _raise_missing(missing, run_list, perfect.lists, qrels, corpus)
+    model = GenderednessModel(store, emb, direction)
+    queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids})
+
+    def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
+        return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
+
+    perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
+    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, 0.0, None,
+                                    evaluate(Run.from_lists(PERFECT, perfect.lists), qrel_map, measures, qids))}
+    entries = [(run.name, "system", system_lists[run.name], run, run.path) for run in run_list]
+    if random_lists:
+        entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None))
+    for name, kind, lists, run, source in entries:
+        result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
+        systems[name] = SystemAudit(
+            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr(result.slope, perfect_gsr.slope),
+            vs_perfect=paired_gsr_test(result, perfect_gsr, n_bootstrap, seed),
+            evaluation=evaluate(run, qrel_map, measures, qids), source=source,
+        )
+
+    counts = {
+        "topics": len(qids),
+        "queries_with_relevant": len(perfect.depth),
+        "qrels_queries_not_in_topics": sum(1 for q in qrel_map if q not in topic_map),
+        "queries_without_measurable_term": sum(1 for q in perfect.depth if np.isnan(queries[q].genderedness)),
+        "documents_read": len(pool),
+        "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(pool)] == 0)) if pool else 0,
+    }
+    return AuditResult(systems, emb.name, direction, depth, query_field, counts, tuple(measures))
+
+
+def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:
+    """Raise IrfairInputError at the first run line (else qrels line) naming a document the corpus lacks."""
+    name = getattr(corpus, "name", None) or str(corpus)
+    for run in runs:
+        for (qid, doc_id), line in sorted(run.line_of.items(), key=lambda item: item[1]):
+            if doc_id in missing:
+                raise IrfairInputError(run.path or run.name, line, f"document {doc_id} (query {qid}) is not in the corpus {corpus}")
+        for qid, hits in run.ranking.items():
+            for doc_id, _ in hits:
+                if doc_id in missing:
+                    raise IrfairInputError(run.name, None, f"document {doc_id} (query {qid}) is not in the corpus {name}")
+    doc_id = sorted(missing)[0]
+    qid = next(q for q, docs in perfect_lists.items() if doc_id in docs)
+    line = None
+    if isinstance(qrels, (str, Path)):
+        for number, text in enumerate(Path(qrels).read_text(encoding="utf-8").splitlines(), start=1):
+            parts = text.split()
+            if len(parts) == 4 and parts[0] == qid and parts[2] == doc_id:
+                line = number
+                break
+    raise IrfairInputError(qrels if isinstance(qrels, (str, Path)) else "qrels", line,
+                           f"relevant document {doc_id} (query {qid}) is not in the corpus {corpus}")

@@ -1,0 +1,42 @@
+"""Command line: ``irfair <command>``. Each command is a module of this package with ``HELP``,
+``configure(parser)`` and ``run(args) -> exit code``; it parses, calls the library and prints."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from ..errors import IrfairInputError, MissingExtraError
+
+COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo")
+
+
+def _command(name: str):
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``irfair`` parser with one subparser per command of :data:`COMMANDS`."""
+    parser = argparse.ArgumentParser(prog="irfair", description="Audit search engines and classifiers for gender bias.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in COMMANDS:
+        module = _command(name)
+        module.configure(sub.add_parser(name, help=module.HELP))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``irfair`` with ``argv``; returns the exit code (2 for bad input, one line on stderr)."""
+    args = build_parser().parse_args(argv)
+    try:
+        return _command(args.command).run(args)
+    except (IrfairInputError, MissingExtraError) as exc:
+        print(f"irfair: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("irfair: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,30 @@
+"""``irfair index``: tokenise a corpus into the cache, build its Lucene index and document vectors."""
+from __future__ import annotations
+
+import argparse
+
+from . import options
+
+HELP = "tokenise a corpus into the cache, build its Lucene index and document vectors"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--embeddings", action="append", default=[], help="also build add/si document vectors for these")
+    p.add_argument("--no-lucene", action="store_true", help="skip the Lucene index")
+    p.add_argument("--threads", type=int, default=2)
+    options.add_cache(p, no_cache=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..rankers.prepare import prepare_corpus
+
+    prepared = prepare_corpus(args.corpus, embeddings=args.embeddings, lucene=not args.no_lucene, threads=args.threads,
+                              cache_dir=options.cache_dir(args), progress=True)
+    store = prepared.store
+    print(f"term store: {len(store)} documents, {len(store.vocab)} terms in {store.folder}")
+    if prepared.lucene_index is not None:
+        print(f"Lucene index: {prepared.lucene_index}")
+    for name, n_docs, dim, without in prepared.document_vectors:
+        print(f"document vectors {name}: {n_docs} × {dim} ({without} without a vector)")
+    return 0

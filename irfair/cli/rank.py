@@ -1,0 +1,51 @@
+"""``irfair rank``: rank a corpus (or re-rank another run's candidates) and write a TREC run file."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..rankers import RANKERS
+from . import options
+
+HELP = "rank a corpus (or re-rank a run) and write a TREC run file"
+CHOICES = [name for name, spec in RANKERS.items() if spec.ranks_corpus]
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", required=True, help="corpus (TREC/JSONL/.txt folder/ir_datasets id) or a Lucene index")
+    p.add_argument("--topics", required=True)
+    p.add_argument("--ranker", required=True, choices=CHOICES)
+    p.add_argument("--rerank", default=None, help="re-rank this run's candidates (add/si)")
+    p.add_argument("--depth", type=options.positive_int, default=1000)
+    p.add_argument("--out", required=True, help="run file to write")
+    options.add_query_field(p)
+    p.add_argument("--index", default=None, help="an existing pyserini/Lucene index for bm25/qlm/tfidf")
+    p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
+    options.add_ranker_parameters(p, [RANKERS[name] for name in CHOICES])
+    p.add_argument("--threads", type=int, default=2)
+    options.add_embeddings(p)
+    options.add_cache(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import IrfairInputError
+    from ..rankers import make_ranker
+    from ..trec import read_run, read_topics, write_run
+
+    topics = read_topics(args.topics)
+    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
+    spec = RANKERS[args.ranker]
+    if args.rerank and not spec.reranks:
+        rerankers = ", ".join(n for n, s in RANKERS.items() if s.reranks and s.ranks_corpus)
+        raise IrfairInputError(None, None, f"--rerank works with the {rerankers} rankers")
+    ranker = make_ranker(spec.name, corpus=args.corpus, embeddings=args.embeddings if spec.needs_embeddings else None,
+                         variant=args.variant, cache_dir=options.cache_dir(args), index=args.index, threads=args.threads,
+                         progress=options.progress(), **options.ranker_parameters(args, spec))
+    run = ranker.rerank(queries, read_run(args.rerank), depth=args.depth) if args.rerank else ranker.rank(queries, depth=args.depth)
+    without_vector = getattr(ranker, "n_docs_without_vector", 0)
+    if without_vector:
+        print(f"{without_vector} documents have no in-vocabulary term and are never retrieved", file=sys.stderr)
+    write_run(args.out, run)
+    missing = len(queries) - len(run.ranking)
+    print(f"wrote {args.out}: {len(run.ranking)} queries ({missing} with no result), tag {run.tag}")
+    return 0

@@ -1,0 +1,43 @@
+"""``irfair train``: train DRMM or MatchPyramid with K-fold cross-validation and re-rank candidates."""
+from __future__ import annotations
+
+import argparse
+
+from ..rankers import NEURAL, RANKERS, rankers_of
+from . import options
+
+HELP = "train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates"
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--ranker", required=True, choices=rankers_of(NEURAL))
+    p.add_argument("--corpus", required=True)
+    p.add_argument("--topics", required=True)
+    p.add_argument("--qrels", required=True)
+    p.add_argument("--candidates", required=True, help="run to re-rank (e.g. BM25)")
+    p.add_argument("--out", required=True, help="run file to write")
+    p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
+    options.add_ranker_parameters(p, [RANKERS[name] for name in rankers_of(NEURAL)])
+    p.add_argument("--folds-file", default=None, help="JSON folds file: read when it exists, written otherwise")
+    p.add_argument("--log", default=None, help="training log (TSV: fold, epoch, loss, validation MAP); default OUT.log")
+    options.add_query_field(p)
+    options.add_embeddings(p)
+    options.add_cache(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..rankers import make_ranker
+    from ..trec import check_run_queries, read_qrels, read_run, read_topics, write_run
+
+    topics = read_topics(args.topics)
+    qrels = read_qrels(args.qrels)
+    candidates = read_run(args.candidates)
+    check_run_queries(candidates, topics, args.topics)
+    log = args.log or f"{args.out}.log"
+    ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
+                         cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(),
+                         folds_file=args.folds_file, log_path=log, **options.ranker_parameters(args, RANKERS[args.ranker]))
+    run = ranker.rerank({qid: topic.text(args.query_field) for qid, topic in topics.items()}, candidates)
+    write_run(args.out, run)
+    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; training log {log}")
+    return 0

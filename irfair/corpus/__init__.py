@@ -1,0 +1,72 @@
+"""Document collections: a folder of .txt files, JSONL, TREC SGML (plain or gzip), a pyserini Lucene
+index with stored raw text, an ir_datasets id, or an in-memory mapping — opened by :func:`open_corpus`;
+and the term store (:class:`TermStore`), the cached bag-of-words view every later stage reads."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..errors import IrfairInputError, MissingExtraError
+from .base import Corpus, FileCorpus, InMemoryCorpus
+from .irdatasets import IrDatasetsCorpus
+from .jsonl import JsonlCorpus
+from .lucene import LuceneIndexCorpus, is_lucene_index
+from .termstore import TermStore
+from .textdir import TextDirCorpus
+from .trec_sgml import TrecCorpus, is_trec_file
+
+__all__ = [
+    "Corpus", "FileCorpus", "InMemoryCorpus", "IrDatasetsCorpus", "JsonlCorpus", "LuceneIndexCorpus", "TermStore", "TextDirCorpus",
+    "TrecCorpus", "is_lucene_index", "open_corpus",
+]
+
+
+def _open_folder(path: Path) -> Corpus:
+    files = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("."))
+    jsonl = [p for p in files if p.name.endswith((".jsonl", ".jsonl.gz"))]
+    if jsonl:
+        return JsonlCorpus(jsonl, path.name)
+    txt = [p for p in files if p.suffix == ".txt"]
+    if txt and len(txt) == len(files):
+        return TextDirCorpus(path)
+    trec = [p for p in files if is_trec_file(p)]
+    if trec:
+        return TrecCorpus(trec, path.name)
+    raise IrfairInputError(path, None, "corpus folder holds no .txt, .jsonl or TREC SGML (<DOC>) files")
+
+
+def _open_file(path: Path) -> Corpus:
+    if path.name.endswith((".jsonl", ".jsonl.gz", ".json")):
+        return JsonlCorpus([path], path.stem)
+    if is_trec_file(path):
+        return TrecCorpus([path], path.stem)
+    raise IrfairInputError(path, 1, "corpus file is neither JSONL (.jsonl) nor TREC SGML (starting with <DOC>)")
+
+
+def _open_ir_datasets(spec: str) -> Corpus:
+    try:
+        return IrDatasetsCorpus(spec)
+    except MissingExtraError:
+        raise IrfairInputError(
+            spec, None, "corpus not found as a file or folder (an ir_datasets id needs: pip install 'irfair[datasets]')"
+        ) from None
+
+
+def open_corpus(spec: str | Path | Mapping[str, str] | Corpus) -> Corpus:
+    """Open a corpus from a path (folder of .txt, JSONL file/folder, TREC file/folder, a pyserini Lucene
+    index with stored raw text), an ir_datasets id, a ``{doc_id: text}`` mapping, or an existing corpus."""
+    if isinstance(spec, Mapping):
+        return InMemoryCorpus(spec)
+    if not isinstance(spec, (str, Path)):
+        return spec
+    path = Path(spec)
+    if is_lucene_index(path):
+        return LuceneIndexCorpus(path)
+    if path.is_dir():
+        return _open_folder(path)
+    if path.is_file():
+        return _open_file(path)
+    text = str(spec)
+    if "/" in text and not text.startswith((".", "/", "~")):
+        return _open_ir_datasets(text)
+    raise IrfairInputError(path, None, "corpus not found: expected a file, a folder or an ir_datasets id")

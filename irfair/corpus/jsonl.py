@@ -1,0 +1,40 @@
+"""JSONL corpora (``.jsonl`` or ``.jsonl.gz``): one ``{"id": ..., "contents"|"text": ...}`` object per line.
+
+The id may also be called ``docid`` or ``_id``; a string ``title`` is put before the text.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import IrfairInputError
+from .base import FileCorpus, open_text
+
+
+class JsonlCorpus(FileCorpus):
+    """One or more JSONL files (``.jsonl`` or ``.jsonl.gz``): ``{"id": ..., "contents"|"text": ...}`` per line."""
+
+    def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
+        with open_text(path) as handle:
+            for lineno, line in enumerate(handle, start=1):
+                if line.strip():
+                    yield (lineno, *self._parse(path, lineno, line))
+
+    @staticmethod
+    def _parse(path: Path, lineno: int, line: str) -> tuple[str, str]:
+        expected = "a JSON object with 'id' and 'contents' or 'text'"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            raise IrfairInputError(path, lineno, f"not valid JSON: expected {expected}") from None
+        if not isinstance(record, dict):
+            raise IrfairInputError(path, lineno, f"expected {expected}")
+        doc_id = record.get("id", record.get("docid", record.get("_id")))
+        text = record.get("contents", record.get("text"))
+        if doc_id is None or not isinstance(text, str):
+            raise IrfairInputError(path, lineno, f"expected {expected}")
+        title = record.get("title")
+        if isinstance(title, str) and title:
+            text = f"{title}\n{text}"
+        return str(doc_id), text

@@ -1,0 +1,137 @@
+"""Genderedness of queries, documents and ranked lists (Fabris et al., Eqs. 1-2), vectorised.
+
+* g(q): mean of g(w) over the query's tokens, stopwords removed, out-of-vocabulary tokens skipped;
+  NaN when no token is left.
+* g_q(d): mean of g(w) over the document's tokens with stopwords and query terms (matched by
+  inflection key, see :mod:`irfair.text`) removed and out-of-vocabulary tokens skipped; NaN when
+  no token is left (an empty document, or one made only of query terms/unknown words).
+* g_q(L): sum_k w_k g_q(d_k) / sum_k w_k with w_k = 1/log2(k+1). Documents whose g_q(d) is NaN are
+  left out and the remaining weights renormalised (their ranks do not move); NaN when none is left.
+
+Per-document sums S(d) = Σ g(w)·tf(w,d) and counts C(d) = Σ tf(w,d) over in-vocabulary terms come
+from one sparse matrix-vector product; a query then only subtracts its own terms' columns, so no
+document is re-tokenised per query.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from ..corpus.termstore import TermStore
+from ..embeddings import Embeddings
+from ..text import content_tokens, inflection_key
+from .direction import GenderDirection, genderedness_of_rows
+
+
+def rank_weights(n: int) -> np.ndarray:
+    """w_k = 1/log2(k+1) for ranks k = 1..n, shape (n,)."""
+    return 1.0 / np.log2(np.arange(2, n + 2, dtype=np.float64))
+
+
+def tied_rank_weights(grades: Sequence[int]) -> np.ndarray:
+    """Rank weights where consecutive equal grades share their rank: each tied document gets the
+    mean weight of the positions the tie occupies, shape (len(grades),)."""
+    weights = rank_weights(len(grades))
+    out = np.empty_like(weights)
+    start = 0
+    for end in range(1, len(grades) + 1):
+        if end == len(grades) or grades[end] != grades[start]:
+            out[start:end] = weights[start:end].mean()
+            start = end
+    return out
+
+
+def list_genderedness(doc_genderedness: np.ndarray, weights: np.ndarray) -> float:
+    """g_q(L): weighted mean of per-document genderedness (NaN documents left out); NaN when none is left."""
+    values = np.asarray(doc_genderedness, dtype=np.float64)
+    valid = ~np.isnan(values)
+    if not valid.any():
+        return float("nan")
+    w = weights[: len(values)][valid]
+    return float(np.dot(w, values[valid]) / w.sum())
+
+
+def tokens_genderedness(embeddings: Embeddings, direction: GenderDirection, tokens: Sequence[str]) -> tuple[float, int, int]:
+    """``(mean g(w) over the tokens in the vocabulary, n_tokens_used, n_tokens_oov)``; NaN when none is known."""
+    values = genderedness_of_rows(embeddings, direction, embeddings.token_rows(tokens))
+    known = ~np.isnan(values)
+    value = float(values[known].mean()) if known.any() else float("nan")
+    return value, int(known.sum()), int((~known).sum())
+
+
+def queries_by_genderedness(embeddings: Embeddings, direction: GenderDirection, queries: Mapping[str, str],
+                            stopwords: frozenset[str] | None = None) -> tuple[list[tuple[float, str, str]], int]:
+    """g(q) of every query ``{qid: text}`` (stopwords removed): ``([(g(q), qid, text), ...] sorted from most male
+    to most female, number of queries without an in-vocabulary term)``."""
+    scored = []
+    for qid, text in queries.items():
+        value, _, _ = tokens_genderedness(embeddings, direction, content_tokens(text, stopwords))
+        if not np.isnan(value):
+            scored.append((value, qid, text))
+    scored.sort()
+    return scored, len(queries) - len(scored)
+
+
+class GenderednessModel:
+    """Word, query, document and list genderedness for one term store, embedding and gender direction."""
+
+    def __init__(self, store: TermStore, embeddings: Embeddings, direction: GenderDirection) -> None:
+        self.store = store
+        self.embeddings = embeddings
+        self.direction = direction
+        self._n_terms = -1
+        self._matrix = None
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """(Re)compute term genderedness and per-document sums when the store has grown."""
+        if self._n_terms == len(self.store.vocab) and self._matrix is self.store.matrix():
+            return
+        vocab = self.store.vocab
+        self.term_genderedness = genderedness_of_rows(self.embeddings, self.direction, self.embeddings.token_rows(vocab))
+        known = ~np.isnan(self.term_genderedness)
+        self._term_g0 = np.where(known, self.term_genderedness, 0.0)
+        self._term_known = known.astype(np.float64)
+        self._matrix = self.store.matrix()
+        self.doc_sums = self._matrix @ self._term_g0
+        self.doc_counts = self._matrix @ self._term_known
+        self._keys: dict[str, list[int]] = {}
+        for term_id, term in enumerate(vocab):
+            self._keys.setdefault(inflection_key(term), []).append(term_id)
+        self._n_terms = len(vocab)
+
+    def word_genderedness(self, word: str) -> float:
+        """g(w) for one token (NaN when out of vocabulary)."""
+        row = self.embeddings.row(word)
+        return float("nan") if row < 0 else float(np.asarray(self.embeddings.vectors[row]) @ self.direction.vector)
+
+    def query_tokens(self, query: str) -> list[str]:
+        """The query's tokens with stopwords removed (the stoplist of the term store)."""
+        return content_tokens(query, self.store.stopwords)
+
+    def query_genderedness(self, query: str) -> tuple[float, int, int]:
+        """``(g(q), n_tokens_used, n_tokens_oov)``; g(q) is NaN when no token is in the vocabulary."""
+        return tokens_genderedness(self.embeddings, self.direction, self.query_tokens(query))
+
+    def excluded_terms(self, query_tokens: Sequence[str]) -> np.ndarray:
+        """Term ids of the store whose inflection key matches a query term (array of int64)."""
+        self._refresh()
+        ids = [term_id for key in {inflection_key(t) for t in query_tokens} for term_id in self._keys.get(key, ())]
+        return np.asarray(sorted(ids), dtype=np.int64)
+
+    def document_genderedness(self, doc_ids: Sequence[str], query_tokens: Sequence[str]) -> np.ndarray:
+        """g_q(d) for each document, shape (len(doc_ids),); NaN where no term is left to measure."""
+        self._refresh()
+        rows = self.store.doc_rows(doc_ids)
+        sums = self.doc_sums[rows].copy()
+        counts = self.doc_counts[rows].copy()
+        excluded = self.excluded_terms(query_tokens)
+        if len(excluded) and len(rows):
+            sub = self._matrix[rows][:, excluded]
+            sums -= sub @ self._term_g0[excluded]
+            counts -= sub @ self._term_known[excluded]
+        out = np.full(len(rows), np.nan)
+        measurable = counts > 0.5
+        out[measurable] = sums[measurable] / counts[measurable]
+        return out

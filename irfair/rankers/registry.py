@@ -1,0 +1,83 @@
+"""Every ranker irfair can run, declared once as data: its name, family, parameters with defaults, and
+what it needs (embeddings, a Lucene index, relevance judgements for training). The CLI's ``--ranker``
+choices and options, ``irfair study`` and :func:`irfair.make_ranker` all read this table."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+LEXICAL = "lexical"
+EMBEDDING = "embedding"
+NEURAL = "neural"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One ranker parameter: name (a Python identifier; ``--name-with-dashes`` on the command line),
+    default, type and a help text."""
+
+    name: str
+    default: float | int | bool
+    type: type
+    help: str
+
+    @property
+    def flag(self) -> str:
+        """The command-line option, e.g. ``--top-n``."""
+        return "--" + self.name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class RankerSpec:
+    """A ranker as data: ``make_ranker(name, ...)`` builds it from its family's module."""
+
+    name: str
+    family: str
+    description: str
+    parameters: tuple[Parameter, ...] = ()
+    needs_embeddings: bool = False
+    needs_qrels: bool = False
+
+    @property
+    def defaults(self) -> dict[str, object]:
+        """``{parameter: default}``."""
+        return {p.name: p.default for p in self.parameters}
+
+    @property
+    def ranks_corpus(self) -> bool:
+        """True when the ranker ranks a whole corpus; False for re-rankers that need candidates."""
+        return self.family != NEURAL
+
+    @property
+    def reranks(self) -> bool:
+        """True when the ranker can re-score another run's candidates."""
+        return self.family != LEXICAL
+
+
+_NEURAL_PARAMETERS = (
+    Parameter("top_n", 100, int, "candidates re-ranked per query"),
+    Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)"),
+    Parameter("epochs", 10, int, "training epochs at most (early stopping on the validation fold's MAP)"),
+    Parameter("doc_len", 300, int, "MatchPyramid document length in tokens"),
+    Parameter("seed", 0, int, "random seed of training"),
+    Parameter("interpolate", False, bool, "mix in the candidates' own scores, weight chosen on each validation fold"),
+)
+
+RANKERS: dict[str, RankerSpec] = {spec.name: spec for spec in (
+    RankerSpec("bm25", LEXICAL, "BM25 through Lucene (Anserini defaults)",
+               (Parameter("k1", 0.9, float, "BM25 term-frequency saturation"),
+                Parameter("b", 0.4, float, "BM25 length normalisation"))),
+    RankerSpec("qlm", LEXICAL, "query likelihood with Dirichlet smoothing through Lucene",
+               (Parameter("mu", 1000.0, float, "Dirichlet smoothing of the query likelihood model"),)),
+    RankerSpec("tfidf", LEXICAL, "Lucene's classic TF-IDF similarity"),
+    RankerSpec("add", EMBEDDING, "cosine of mean unit word vectors (Vulić & Moens)", needs_embeddings=True),
+    RankerSpec("si", EMBEDDING, "cosine of self-information weighted word vectors (Vulić & Moens)", needs_embeddings=True),
+    RankerSpec("drmm", NEURAL, "DRMM (Guo et al. 2016), K-fold cross-validated re-ranker", _NEURAL_PARAMETERS,
+               needs_embeddings=True, needs_qrels=True),
+    RankerSpec("matchpyramid", NEURAL, "MatchPyramid (Pang et al. 2016), K-fold cross-validated re-ranker",
+               _NEURAL_PARAMETERS, needs_embeddings=True, needs_qrels=True),
+)}
+
+
+def rankers_of(family: str) -> tuple[str, ...]:
+    """Names of the rankers of one family, in registry order."""
+    return tuple(name for name, spec in RANKERS.items() if spec.family == family)

@@ -1,0 +1,7 @@
+"""The full GSR study of a collection: :class:`StudyConfig` and :func:`plan` (plan), the run files
+(runs), one function per table (tables), :func:`run_study` (core) and its files (report)."""
+from .core import StudyResult, run_study
+from .plan import StudyConfig, SystemSpec, plan, short_name
+from .tables import kendall_tau_distance
+
+__all__ = ["StudyConfig", "StudyResult", "SystemSpec", "kendall_tau_distance", "plan", "run_study", "short_name"]

@@ -1,0 +1,156 @@
+"""The study's tables, one named function each, from the audits and runs (Fabris et al., Section 4)."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..audit import PERFECT, RANDOM, AuditResult
+from ..corpus import TermStore
+from ..embeddings import Embeddings
+from ..gender.direction import gender_direction
+from ..gender.stereotype import document_gender, favour_shares, intrinsic_validation, list_gaps
+from ..measures.effectiveness import DEFAULT_MEASURES, paired_t_test
+from ..rankers import EMBEDDING
+from ..trec import Run
+from .plan import SystemSpec, short_name
+
+GENDERED_BINS = (-1.0, -0.1, -0.05, -0.02, 0.02, 0.05, 0.1, 1.0)
+
+
+def _rows(specs: Sequence[SystemSpec]) -> list[tuple[str, SystemSpec | None]]:
+    """(run name, spec) for the perfect and random runs, then every spec."""
+    return [(PERFECT, None), (RANDOM, None)] + [(s.name, s) for s in specs]
+
+
+def _regular_of(specs: Sequence[SystemSpec], spec: SystemSpec) -> str:
+    return next(s.name for s in specs if s.system == spec.system and s.variant == "regular")
+
+
+def _stars(p: float) -> str:
+    return "**" if p < 0.01 else "*" if p < 0.05 else ""
+
+
+def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult]) -> pd.DataFrame:
+    """GSR and relative GSR of every run under each measuring embedding; index (system, variant)."""
+    rows = []
+    for name, spec in _rows(specs):
+        row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-", "run": name}
+        for emb, result in audits.items():
+            row[f"GSR [{short_name(emb)}]"] = result[name].gsr.slope
+            row[f"rel. GSR [{short_name(emb)}]"] = result[name].relative_gsr
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["system", "variant"])
+
+
+def effectiveness_table(specs: Sequence[SystemSpec], audit: AuditResult) -> pd.DataFrame:
+    """MAP, nDCG@100, P@10 per run with the % change against the regular variant and paired t-test stars."""
+    rows = []
+    for name, spec in _rows(specs):
+        evaluation = audit[name].evaluation
+        row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-"}
+        regular = audit[_regular_of(specs, spec)].evaluation if spec is not None and spec.variant != "regular" else None
+        for measure in DEFAULT_MEASURES:
+            value = evaluation.means[measure]
+            row[measure] = value
+            base = regular.means[measure] if regular is not None else float("nan")
+            row[f"{measure} %"] = 100 * (value - base) / base if regular is not None and base else float("nan")
+            row[f"{measure} sig."] = _stars(paired_t_test(evaluation, regular, measure)[1]) if regular is not None else ""
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["system", "variant"])
+
+
+def query_genderedness_table(audits: Mapping[str, AuditResult]) -> pd.DataFrame:
+    """g(q) per query (rows) under each measuring embedding (columns, short names)."""
+    return pd.DataFrame({
+        short_name(emb): result.perfect.gsr.per_query.set_index("qid")["query_genderedness"] for emb, result in audits.items()
+    })
+
+
+def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) -> pd.DataFrame:
+    """For each pair of measuring embeddings: Spearman ρ of the systems' GSR and Pearson r of g(q)."""
+    rows = []
+    names = list(audits)
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            a, b = audits[first], audits[second]
+            systems = [n for n in a.systems if n in b.systems]
+            rho = stats.spearmanr([a[n].gsr.slope for n in systems], [b[n].gsr.slope for n in systems])
+            both = query_g[[short_name(first), short_name(second)]].dropna()
+            r = stats.pearsonr(both.iloc[:, 0], both.iloc[:, 1]) if len(both) > 2 else None
+            rows.append({
+                "embeddings": f"{short_name(first)} vs {short_name(second)}",
+                "Spearman rho of system GSR": rho.statistic, "p (rho)": rho.pvalue, "systems": len(systems),
+                "Pearson r of g(q)": r.statistic if r else float("nan"), "p (r)": r.pvalue if r else float("nan"),
+                "queries": len(both),
+            })
+    return pd.DataFrame(rows)
+
+
+def kendall_tau_distance(before: Sequence[str], after: Sequence[str], k: int = 100) -> float:
+    """(1 − τ_b)/2 between two top-k lists over the union of their documents; a document missing from a
+    list is ranked (tied) just after its last element. 0 = same order, 1 = reversed."""
+    a, b = list(before[:k]), list(after[:k])
+    union = list(dict.fromkeys(a + b))
+    if len(union) < 2:
+        return 0.0
+    rank_a = {d: i for i, d in enumerate(a)}
+    rank_b = {d: i for i, d in enumerate(b)}
+    tau = stats.kendalltau([rank_a.get(d, len(a)) for d in union], [rank_b.get(d, len(b)) for d in union]).statistic
+    return float((1 - tau) / 2) if np.isfinite(tau) else 0.0
+
+
+def rank_change_tables(specs: Sequence[SystemSpec], runs: Mapping[str, Run], qids: Sequence[str],
+                       query_g: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Kendall τ distance of each debiased embedding ranker's lists from its regular variant's, per query,
+    and per system its mean and Pearson r with |g(q)|: ``(summary, per_query)``."""
+    summary, per_query = [], []
+    for spec in specs:
+        if spec.family != EMBEDDING or spec.variant == "regular":
+            continue
+        before, after = runs[_regular_of(specs, spec)], runs[spec.name]
+        g_column = short_name(spec.embeddings) if short_name(spec.embeddings) in query_g else query_g.columns[0]
+        rows = [{"system": spec.system, "variant": spec.variant, "qid": qid, "abs_g": abs(query_g[g_column].get(qid, np.nan)),
+                 "kendall_tau_distance": kendall_tau_distance(before.doc_ids(qid), after.doc_ids(qid))}
+                for qid in qids if qid in before.ranking and qid in after.ranking]
+        per_query += rows
+        frame = pd.DataFrame(rows, columns=["abs_g", "kendall_tau_distance"]).dropna()
+        varies = len(frame) > 2 and frame["kendall_tau_distance"].std() > 0
+        r = stats.pearsonr(frame["abs_g"], frame["kendall_tau_distance"]) if varies else None
+        summary.append({"system": spec.system, "variant": spec.variant, "mean tau distance": frame["kendall_tau_distance"].mean(),
+                        "Pearson r (|g(q)|, tau distance)": r.statistic if r else float("nan"),
+                        "p": r.pvalue if r else float("nan"), "queries": len(frame)})
+    return pd.DataFrame(summary), pd.DataFrame(per_query)
+
+
+def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], store: TermStore,
+                             query_g: pd.Series) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """gap(q) = (m + 1)/(f + 1) of every run's lists (``lists[run][qid]``, the perfect run's included) and
+    the shares of lists favouring male/female documents per g(q) bin: ``(per run, favour shares)``."""
+    needed = sorted({d for per in lists.values() for docs in per.values() for d in docs})
+    genders = document_gender(store, needed)
+    perfect_gaps = list_gaps(lists[PERFECT], genders)
+    direct_rows, favour_frames = [], []
+    for name, per_query in lists.items():
+        gaps = list_gaps(per_query, genders)
+        delta = (gaps["gap"] - perfect_gaps["gap"].reindex(gaps.index)).dropna()
+        direct_rows.append({"run": name, "mean gap": gaps["gap"].mean(), "mean delta gap vs perfect": delta.mean(),
+                            "queries": len(gaps), "queries without a female document": int(gaps["no_female_doc"].sum())})
+        shares = favour_shares(gaps, query_g, GENDERED_BINS)
+        shares.insert(0, "run", name)
+        favour_frames.append(shares.reset_index())
+    favour = pd.concat(favour_frames, ignore_index=True)
+    favour["bin"] = favour["bin"].astype(str)
+    return pd.DataFrame(direct_rows).set_index("run"), favour
+
+
+def validation_table(embeddings: Mapping[str, Embeddings]) -> pd.DataFrame:
+    """Intrinsic validation (Fig. 1 of the paper) under each measuring embedding ``{name: Embeddings}``."""
+    frames = []
+    for name, vectors in embeddings.items():
+        table = intrinsic_validation(vectors, gender_direction(vectors))
+        table.insert(0, "embeddings", short_name(name))
+        frames.append(table.reset_index())
+    return pd.concat(frames, ignore_index=True)

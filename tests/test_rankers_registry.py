@@ -1,0 +1,73 @@
+"""The ranker registry: one declaration per ranker, read by make_ranker, the CLI and the study."""
+import pytest
+
+from irfair.cli import build_parser
+from irfair.corpus import InMemoryCorpus
+from irfair.errors import IrfairInputError
+from irfair.rankers import EMBEDDING, LEXICAL, NEURAL, RANKERS, make_ranker, rankers_of
+from irfair.rankers.embedding import EmbeddingRanker
+from irfair.rankers.lexical import LexicalRanker
+
+DOCS = {"d1": "nurse nurse woman", "d2": "doctor table", "d3": "table table", "d4": "she nurse"}
+
+
+def test_registry_declares_every_ranker_once_with_the_papers_defaults():
+    assert list(RANKERS) == ["bm25", "qlm", "tfidf", "add", "si", "drmm", "matchpyramid"]
+    assert rankers_of(LEXICAL) == ("bm25", "qlm", "tfidf") and rankers_of(EMBEDDING) == ("add", "si")
+    assert rankers_of(NEURAL) == ("drmm", "matchpyramid")
+    assert RANKERS["bm25"].defaults == {"k1": 0.9, "b": 0.4}  # Anserini's BM25 defaults
+    assert RANKERS["qlm"].defaults == {"mu": 1000.0}
+    assert RANKERS["drmm"].defaults["top_n"] == 100 and RANKERS["drmm"].defaults["folds"] == 5
+    assert not RANKERS["drmm"].ranks_corpus and not RANKERS["bm25"].reranks and RANKERS["add"].reranks
+
+
+def _subparser(name):
+    parser = build_parser()
+    action = next(a for a in parser._subparsers._group_actions if a.dest == "command")
+    return action.choices[name]
+
+
+def test_cli_choices_and_defaults_come_from_the_registry():
+    rank = _subparser("rank")
+    ranker = next(a for a in rank._actions if a.dest == "ranker")
+    assert list(ranker.choices) == ["bm25", "qlm", "tfidf", "add", "si"]
+    defaults = {a.dest: a.default for a in rank._actions}
+    assert defaults["k1"] == 0.9 and defaults["b"] == 0.4 and defaults["mu"] == 1000.0
+    train = _subparser("train")
+    assert list(next(a for a in train._actions if a.dest == "ranker").choices) == ["drmm", "matchpyramid"]
+    assert {a.dest: a.default for a in train._actions}["top_n"] == 100
+
+
+def test_make_ranker_builds_the_same_embedding_ranker_as_the_class(hand):
+    corpus = InMemoryCorpus(DOCS)
+    made = make_ranker("add", corpus=corpus, embeddings=hand, cache_dir=False)
+    assert isinstance(made, EmbeddingRanker) and made.name == "hand_add"
+    queries = {"1": "nurse", "2": "doctor"}
+    direct = EmbeddingRanker(made.store, hand, "add").rank(queries, depth=3)
+    assert made.rank(queries, depth=3).ranking == direct.ranking
+    strong = make_ranker("si", corpus=corpus, embeddings=hand, variant="strong", cache_dir=False)
+    assert strong.name == "hand-strong_si"
+
+
+def test_make_ranker_parameters_are_typed_and_checked(tmp_path):
+    bm25 = make_ranker("bm25", corpus=DOCS, index=tmp_path, k1="1.2")  # no JVM is started to build it
+    assert isinstance(bm25, LexicalRanker) and bm25.params == {"k1": 1.2, "b": 0.4} and bm25.tag == "bm25_k1=1.2_b=0.4"
+    with pytest.raises(IrfairInputError, match="ranker bm25 has no parameter 'mu'"):
+        make_ranker("bm25", corpus=DOCS, index=tmp_path, mu=3)
+    with pytest.raises(IrfairInputError, match="unknown ranker 'bm26'"):
+        make_ranker("bm26", corpus=DOCS)
+    with pytest.raises(IrfairInputError, match="needs embeddings"):
+        make_ranker("si", corpus=DOCS)
+    with pytest.raises(IrfairInputError, match="give qrels"):
+        make_ranker("drmm", corpus=DOCS, embeddings="w2v-gnews-26k")
+    with pytest.raises(IrfairInputError, match="ranks the whole index"):
+        bm25.rerank({}, None)
+
+
+def test_neural_rankers_only_rerank(hand):
+    drmm = make_ranker("drmm", corpus=DOCS, embeddings=hand, qrels={"1": {"d1": 1}}, cache_dir=False, folds=3)
+    assert drmm.name == "drmm_hand" and drmm.params["folds"] == 3
+    with pytest.raises(IrfairInputError, match="re-ranks candidates"):
+        drmm.rank({"1": "nurse"})
+    with pytest.raises(IrfairInputError, match="at least 3"):
+        make_ranker("matchpyramid", corpus=DOCS, embeddings=hand, qrels={}, cache_dir=False, folds=2)

@@ -1,0 +1,109 @@
+"""Each study table from hand-made audits and runs, with numbers worked out by hand."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irfair.audit import PERFECT, RANDOM, AuditResult, SystemAudit
+from irfair.corpus import InMemoryCorpus, TermStore
+from irfair.measures.effectiveness import EvaluationResult
+from irfair.measures.gsr import GSRResult
+from irfair.study import SystemSpec
+from irfair.study.tables import (
+    direct_stereotype_tables,
+    effectiveness_table,
+    gsr_table,
+    query_genderedness_table,
+    rank_change_tables,
+    reliability_table,
+    validation_table,
+)
+from irfair.trec import Run
+
+QIDS = ["1", "2", "3"]
+SPECS = [SystemSpec("w2v_add", "w2v_add", "add", "w2v-gnews-26k", "regular"),
+         SystemSpec("w2v_add_hard", "w2v_add", "add", "w2v-gnews-26k", "hard")]
+
+
+def _system(name, slope, relative, maps, query_g=(0.1, 0.2, 0.3)):
+    per_query = pd.DataFrame({"qid": QIDS, "query_genderedness": list(query_g), "used": True})
+    gsr = GSRResult(name, slope, 0.0, 0.5, 0.1, slope - 0.1, slope + 0.1, 3, 0, {}, per_query)
+    evaluation = EvaluationResult(name, pd.DataFrame({"MAP": maps, "nDCG@100": maps, "P@10": maps},
+                                                     index=pd.Index(QIDS, name="qid")), 0)
+    return SystemAudit(name, "system", gsr, relative, None, evaluation)
+
+
+def _audit(slopes, query_g=(0.1, 0.2, 0.3)):
+    """Systems perfect, random, w2v_add, w2v_add_hard with the given slopes."""
+    maps = {PERFECT: [1.0, 1.0, 1.0], RANDOM: [0.0, 0.0, 0.1], "w2v_add": [0.2, 0.4, 0.6], "w2v_add_hard": [0.3, 0.4, 0.8]}
+    systems = {name: _system(name, slope, slope - 1.0, maps[name], query_g) for name, slope in slopes.items()}
+    return AuditResult(systems, "emb", None, "auto", "title")
+
+
+AUDITS = {
+    "w2v-gnews-26k": _audit({PERFECT: 1.0, RANDOM: 2.0, "w2v_add": 3.0, "w2v_add_hard": 4.0}),
+    "glove-6b-50d": _audit({PERFECT: 4.0, RANDOM: 3.0, "w2v_add": 2.0, "w2v_add_hard": 1.0}, (0.2, 0.4, 0.6)),
+}
+
+
+def test_gsr_table():
+    table = gsr_table(SPECS, AUDITS)
+    assert list(table.index) == [("perfect", "-"), ("random", "-"), ("w2v_add", "regular"), ("w2v_add", "hard")]
+    assert list(table.columns) == ["run", "GSR [w2v]", "rel. GSR [w2v]", "GSR [glove]", "rel. GSR [glove]"]
+    assert table.loc[("w2v_add", "hard"), "GSR [w2v]"] == 4.0 and table.loc[("w2v_add", "hard"), "rel. GSR [glove]"] == 0.0
+    assert table.loc[("w2v_add", "hard"), "run"] == "w2v_add_hard"
+
+
+def test_effectiveness_table():
+    """hard vs regular MAP: means 0.5 vs 0.4 → +25 %; differences (0.1, 0, 0.2): mean 0.1, sd 0.1,
+    t = 0.1 / (0.1/√3) = 1.732 with 2 df → p = 0.225, no star."""
+    table = effectiveness_table(SPECS, AUDITS["w2v-gnews-26k"])
+    hard = table.loc[("w2v_add", "hard")]
+    assert hard["MAP"] == pytest.approx(0.5) and hard["MAP %"] == pytest.approx(25.0) and hard["MAP sig."] == ""
+    assert math.isnan(table.loc[("w2v_add", "regular"), "MAP %"]) and table.loc[("perfect", "-"), "MAP"] == 1.0
+
+
+def test_query_genderedness_and_reliability_tables():
+    """System GSRs are in opposite orders under the two embeddings (ρ = −1); g(q) doubles (r = 1)."""
+    query_g = query_genderedness_table(AUDITS)
+    assert list(query_g.columns) == ["w2v", "glove"] and query_g.loc["3", "glove"] == 0.6
+    table = reliability_table(AUDITS, query_g)
+    row = table.iloc[0]
+    assert row["embeddings"] == "w2v vs glove" and row["systems"] == 4 and row["queries"] == 3
+    assert row["Spearman rho of system GSR"] == pytest.approx(-1.0) and row["Pearson r of g(q)"] == pytest.approx(1.0)
+
+
+def test_rank_change_tables():
+    """τ distances: one adjacent swap of three → 1/3, same list → 0, reversed → 1; mean 4/9; they are
+    (10/3)·|g(q)| for |g(q)| = (0.1, 0, 0.3), so Pearson r = 1."""
+    before = Run("w2v_add", {"1": [("a", 3), ("b", 2), ("c", 1)], "2": [("a", 3), ("b", 2), ("c", 1)],
+                             "3": [("a", 3), ("b", 2), ("c", 1)]})
+    after = Run("w2v_add_hard", {"1": [("b", 3), ("a", 2), ("c", 1)], "2": [("a", 3), ("b", 2), ("c", 1)],
+                                 "3": [("c", 3), ("b", 2), ("a", 1)]})
+    query_g = pd.DataFrame({"w2v": [0.1, 0.0, -0.3]}, index=QIDS)
+    summary, per_query = rank_change_tables(SPECS, {"w2v_add": before, "w2v_add_hard": after}, QIDS, query_g)
+    assert list(per_query["kendall_tau_distance"]) == pytest.approx([1 / 3, 0.0, 1.0])
+    assert list(per_query["abs_g"]) == pytest.approx([0.1, 0.0, 0.3])
+    assert len(summary) == 1 and summary.loc[0, "mean tau distance"] == pytest.approx(4 / 9)
+    assert summary.loc[0, "Pearson r (|g(q)|, tau distance)"] == pytest.approx(1.0)
+
+
+def test_direct_stereotype_tables():
+    """d1 male (he, husband), d2 female (she twice vs him once), d3 neutral. Perfect list [d1, d2]:
+    m = f = 1, gap (1+1)/(1+1) = 1; run list [d1, d3]: m = 1, f = 0, gap 2, Δgap 1, no female document."""
+    store = TermStore()
+    store.add(InMemoryCorpus({"d1": "he met her husband", "d2": "she told him she left", "d3": "a table"}).iter_docs())
+    lists = {PERFECT: {"1": ["d1", "d2"]}, "run": {"1": ["d1", "d3"]}}
+    direct, favour = direct_stereotype_tables(lists, store, pd.Series({"1": 0.03}))
+    assert direct.loc[PERFECT, "mean gap"] == 1.0 and direct.loc["run", "mean gap"] == 2.0
+    assert direct.loc["run", "mean delta gap vs perfect"] == 1.0 and direct.loc["run", "queries without a female document"] == 1
+    run_bin = favour[(favour["run"] == "run") & (favour["male"] > 0)]
+    assert list(run_bin["bin"]) == ["(0.02, 0.05]"] and run_bin["male"].iloc[0] == 1.0
+
+
+def test_validation_table(w2v):
+    table = validation_table({"w2v-gnews-26k": w2v})
+    assert list(table["comparison"]) == ["communion vs agency", "arts vs science", "family vs career", "female vs male jobs"]
+    assert (table["embeddings"] == "w2v").all()
+    assert np.all(table["mean g (female set)"] > table["mean g (male set)"])  # the paper's Fig. 1 finding

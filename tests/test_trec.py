@@ -1,0 +1,121 @@
+import pytest
+
+from irfair.errors import IrfairInputError
+from irfair.trec import read_qrels, read_run, read_topics, relevant_docs
+
+
+def test_time_topics(shared_data):
+    topics = read_topics(shared_data / "time" / "topics.time.txt")
+    assert len(topics) == 83
+    assert topics["1"].title == "KENNEDY ADMINISTRATION PRESSURE ON NGO DINH DIEM TO STOP SUPPRESSING THE BUDDHISTS ."
+    assert topics["83"].title.startswith("RED CHINESE BLAMING OF ECONOMIC TROUBLES")
+    assert topics["83"].description == topics["83"].title
+
+
+def test_robust04_topics_title_and_description(shared_data):
+    topics = read_topics(shared_data / "robust04" / "topics.robust04.txt")
+    assert len(topics) == 250
+    assert list(topics)[:2] == ["301", "302"] and list(topics)[-1] == "700"
+    assert topics["301"].title == "International Organized Crime"
+    assert topics["301"].description.startswith("Identify organizations that participate in international criminal activity")
+    assert topics["301"].text("title+desc").startswith("International Organized Crime Identify")
+
+
+def test_topics_with_closing_tags(shared_data):
+    topics = read_topics(shared_data / "vaswani" / "query-text.trec")
+    assert len(topics) == 93
+    assert topics["1"].title == "MEASUREMENT OF DIELECTRIC CONSTANT OF LIQUIDS BY THE USE OF MICROWAVE TECHNIQUES"
+
+
+def test_tsv_topics(tmp_path):
+    path = tmp_path / "topics.tsv"
+    path.write_text("1\tnurse shortage\n2\tfirefighter training\n")
+    topics = read_topics(path)
+    assert topics["2"].title == "firefighter training"
+
+
+def test_qrels_time_and_robust04(shared_data):
+    time = read_qrels(shared_data / "time" / "qrels.time.txt")
+    assert sum(len(j) for j in time.values()) == 253 and len(time) == 79
+    robust = read_qrels(shared_data / "robust04" / "qrels.robust04.txt")
+    assert sum(len(j) for j in robust.values()) == 311_410
+    assert len(robust) == 249 and "672" not in robust
+    assert {g for j in robust.values() for g in j.values()} == {0, 1, 2}
+    assert robust["301"]["FBIS3-10082"] == 1 and robust["301"]["FBIS3-10169"] == 0
+
+
+def test_relevant_docs_sorted_by_grade_then_id():
+    qrels = {"1": {"b": 1, "a": 2, "c": 0, "d": 1}}
+    assert relevant_docs(qrels, "1") == [("a", 2), ("b", 1), ("d", 1)]
+    assert relevant_docs(qrels, "missing") == []
+
+
+def test_run_orders_by_score_then_docid_descending(tmp_path):
+    path = tmp_path / "sys.run"
+    path.write_text("1 Q0 a 1 2.0 tag\n1 Q0 c 2 3.5 tag\n1 Q0 b 3 2.0 tag\n2 Q0 x 1 1 tag\n")
+    run = read_run(path)
+    assert run.name == "sys" and run.tag == "tag"
+    assert run.doc_ids("1") == ["c", "b", "a"]
+    assert run.doc_ids("1", depth=2) == ["c", "b"]
+    assert run.line_of["1", "b"] == 3
+
+
+@pytest.mark.parametrize(
+    "content, line, message",
+    [
+        ("1 Q0 a 1 2.0 tag\n1 Q0 b 2 tag\n", 2, "expected 6 columns"),
+        ("1 Q0 a one 2.0 tag\n", 1, "rank must be an integer"),
+        ("1 Q0 a 1 high tag\n", 1, "score must be a number"),
+        ("1 Q0 a 1 nan tag\n", 1, "score must be finite"),
+        ("1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n", 2, "retrieved twice"),
+    ],
+)
+def test_bad_run_lines_name_file_and_line(tmp_path, content, line, message):
+    path = tmp_path / "bad.run"
+    path.write_text(content)
+    with pytest.raises(IrfairInputError, match=message) as info:
+        read_run(path)
+    assert info.value.line == line and info.value.path == str(path)
+    assert str(info.value).startswith(f"{path}:{line}: ")
+
+
+@pytest.mark.parametrize(
+    "content, line, message",
+    [
+        ("1 0 a\n", 1, "expected 4 columns"),
+        ("1 0 a 1\n1 0 b yes\n", 2, "must be an integer"),
+        ("1 0 a 1\n1 0 a 0\n", 2, "judged twice"),
+    ],
+)
+def test_bad_qrels_lines(tmp_path, content, line, message):
+    path = tmp_path / "bad.qrels"
+    path.write_text(content)
+    with pytest.raises(IrfairInputError, match=message) as info:
+        read_qrels(path)
+    assert info.value.line == line
+
+
+@pytest.mark.parametrize(
+    "content, line, message",
+    [
+        ("<top>\n<num> Number: 1\n<title> a\n", 1, "never closed"),
+        ("<top>\n<title> no number\n</top>\n", 1, "needs one query id"),
+        ("<top>\n<num> 1\n<title> a\n</top>\n<top>\n<num> 1\n<title> b\n</top>\n", 5, "appears twice"),
+        ("<num> 1\n<top>\n", 1, "outside a <top>"),
+    ],
+)
+def test_bad_topics(tmp_path, content, line, message):
+    path = tmp_path / "topics.txt"
+    path.write_text(content)
+    with pytest.raises(IrfairInputError, match=message) as info:
+        read_topics(path)
+    assert info.value.line == line
+
+
+def test_empty_and_missing_files(tmp_path):
+    empty = tmp_path / "empty.run"
+    empty.write_text("\n\n")
+    with pytest.raises(IrfairInputError, match="empty run file"):
+        read_run(empty)
+    with pytest.raises(IrfairInputError, match="qrels file not found"):
+        read_qrels(tmp_path / "nope.txt")
