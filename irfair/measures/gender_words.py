@@ -6,8 +6,9 @@ Shipped lists (``irfair/data/gender_words/``, each file's header names its sourc
   2020), the list behind RaB and ARaB (:mod:`irfair.measures.rab`).
 * ``rekabsaz2021`` — the 163 + 163 gender-representative entries of Rekabsaz, Kopeinik & Schedl
   (SIGIR 2021): the 64 words above plus 131 first names per gender, lower-cased. The list behind
-  document neutrality and NFaiRR (:mod:`irfair.measures.nfairr`); irfair also uses it for TExFAIR,
-  whose paper measures the same gender groups as NFaiRR.
+  document neutrality and NFaiRR (:mod:`irfair.measures.nfairr`). irfair also uses it for TExFAIR
+  (a choice: TExFAIR is compared with NFaiRR on the same lists; its paper's own list was not
+  available to us).
 
 A user file (``--gender-words FILE``) has the same format: one entry per line, ``word<TAB>label``
 where label is ``female``/``male`` (or ``f``/``m``, any case); a comma may stand for the tab, so the

@@ -18,8 +18,9 @@ For the ranked list d_1, d_2, ... of query q and cut-off t:
 and a system's RaB_t / ARaB_t is the mean over queries (:func:`irfair.measures.aggregate.query_mean_ci`).
 
 Sign: positive values mean the top of the list is more male than female, negative more female;
-this is the direction the paper reports ("all models are strongly biased toward male", positive
-values) and the one its authors' released evaluation code computes (male minus female).
+the direction of the paper's finding that "all models are strongly biased toward male", and the
+difference its authors' released evaluation code takes (male minus female). The three variants are
+the three that code computes per document (it reports ``tf`` and ``bool``).
 
 Choices where the paper is silent, documented and tested:
 
