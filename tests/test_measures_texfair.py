@@ -1,0 +1,104 @@
+"""TExFAIR (Abolghasemi et al. 2024) on hand-worked toy rankings (irfair.measures.texfair)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from irfair.errors import IrfairInputError
+from irfair.measures.nfairr import document_neutrality, log_discount, nfairr
+from irfair.measures.ranked import stack_ranked_lists
+from irfair.measures.texfair import (
+    DEFAULT_PATIENCE,
+    geometric_weights,
+    texfair,
+    texfair_batch,
+)
+
+# Toy ranking: (female, male, length) = (2, 0, 10), (0, 0, 5), (0, 1, 4)
+FEMALE = np.array([2.0, 0.0, 0.0])
+MALE = np.array([0.0, 0.0, 1.0])
+LENGTH = np.array([10.0, 5.0, 4.0])
+
+
+def test_texfair_by_hand_with_patience_one_half():
+    """p_o(d_i) = 0.5^(i−1) = 1, 1/2, 1/4; term probabilities n/|d|: female 2/10 = 1/5 (doc 1), male 1/4 (doc 3).
+    k = 3: GE(f) = 1·1/5 = 1/5, GE(m) = 1/4·1/4 = 1/16, Δ = (1/5 − 1/16)/(1/5 + 1/16) = (11/80)/(21/80) = 11/21,
+           RBDF = (1 + 1/4)/(1 + 1/2 + 1/4) = 5/7 (doc 2 has no gendered word), TExFAIR = 1 − 5/7·11/21 = 92/147
+    k = 2: GE(m) = 0 → Δ = 1, RBDF = 1/(1 + 1/2) = 2/3, TExFAIR = 1/3
+    k = 1: Δ = 1, RBDF = 1, TExFAIR = 0"""
+    assert texfair(FEMALE, MALE, LENGTH, 3, patience=0.5) == pytest.approx(92 / 147)
+    assert texfair(FEMALE, MALE, LENGTH, 2, patience=0.5) == pytest.approx(1 / 3)
+    assert texfair(FEMALE, MALE, LENGTH, 1, patience=0.5) == pytest.approx(0.0)
+
+
+def test_default_patience_is_point_eight():
+    """Documented choice p_o(d_i) = 0.8^(i−1) = 1, 0.8, 0.64:
+    GE(f) = 1/5, GE(m) = 0.64·1/4 = 0.16, Δ = 0.04/0.36 = 1/9, RBDF = 1.64/2.44 = 41/61,
+    TExFAIR_3 = 1 − 41/61 · 1/9 = 508/549."""
+    assert DEFAULT_PATIENCE == 0.8
+    assert texfair(FEMALE, MALE, LENGTH, 3) == pytest.approx(508 / 549)
+
+
+def test_log_discount_as_position_weights():
+    """p_o(d_i) = 1/log2(i+1) = 1, D2, 1/2: GE(f) = 1/5, GE(m) = 1/2·1/4 = 1/8, Δ = (3/40)/(13/40) = 3/13,
+    RBDF = (1 + 1/2)/(1 + D2 + 1/2), TExFAIR_3 = 1 − RBDF·3/13."""
+    d2 = 1 / math.log2(3)
+    expected = 1 - (1.5 / (1.5 + d2)) * 3 / 13
+    assert texfair(FEMALE, MALE, LENGTH, 3, position_weights=log_discount(3)) == pytest.approx(expected)
+
+
+def test_a_list_balanced_as_a_whole_is_fair_though_each_document_is_one_sided():
+    """(female, male, length) = (2, 0, 20), (0, 2, 10) with patience 1/2: GE(f) = 1·2/20 = 1/10,
+    GE(m) = 1/2·2/10 = 1/10, Δ = 0, TExFAIR = 1. Both documents have neutrality 0, so NFaiRR of this list
+    against candidates that include one neutral document (ω = 1) is 0 — the disagreement the paper describes."""
+    assert texfair([2, 0], [0, 2], [20, 10], 2, patience=0.5) == pytest.approx(1.0)
+    omega = document_neutrality(np.array([2, 0]), np.array([0, 2]))
+    assert nfairr(omega, 2, candidate_neutrality=np.r_[omega, 1.0]) == 0.0
+
+
+def test_swapping_the_lists_leaves_texfair_unchanged():
+    rng = np.random.default_rng(5)
+    female = rng.integers(0, 3, size=(7, 20)).astype(float)
+    male = rng.integers(0, 3, size=(7, 20)).astype(float)
+    length = female + male + rng.integers(0, 30, size=(7, 20))
+    values = texfair_batch(female, male, length, None, (1, 5, 10, 20))
+    assert np.all((values >= 0) & (values <= 1)) and np.any(values < 1)
+    np.testing.assert_allclose(texfair_batch(male, female, length, None, (1, 5, 10, 20)), values)
+
+
+def test_edge_cases():
+    """No gendered word in the top k: RBDF = 0, TExFAIR = 1 (documented). One document (1, 0, 4): Δ = 1, RBDF = 1,
+    TExFAIR = 0; (1, 1, 4): Δ = 0, TExFAIR = 1. A document of length 0 exposes nothing and is not
+    representative: (0, 0, 0), (1, 0, 4) with patience 1/2 has Δ = 1, RBDF = (1/2)/(1 + 1/2) = 1/3,
+    TExFAIR = 2/3. Empty list: NaN."""
+    assert texfair([0, 0], [0, 0], [5, 7], 10) == 1.0
+    assert texfair([1], [0], [4], 10) == 0.0
+    assert texfair([1], [1], [4], 10) == 1.0
+    assert texfair([0, 1], [0, 0], [0, 4], 2, patience=0.5) == pytest.approx(2 / 3)
+    assert math.isnan(texfair([], [], [], 5))
+
+
+def test_batch_with_padding_matches_each_list():
+    lists = [(FEMALE, MALE, LENGTH), (np.array([1.0]), np.array([0.0]), np.array([3.0])), (np.array([]),) * 3,
+             (np.array([0.0, 3.0, 1.0, 0.0]), np.array([2.0, 0.0, 1.0, 0.0]), np.array([9.0, 6.0, 2.0, 8.0]))]
+    female, mask = stack_ranked_lists([f for f, _, _ in lists], fill=4.0)
+    male, _ = stack_ranked_lists([m for _, m, _ in lists], fill=4.0)
+    length, _ = stack_ranked_lists([n for _, _, n in lists], fill=1.0)
+    cutoffs = (1, 2, 3, 10)
+    values = texfair_batch(female, male, length, mask, cutoffs)
+    for q, (f, m, n) in enumerate(lists):
+        for c, cutoff in enumerate(cutoffs):
+            np.testing.assert_equal(values[q, c], texfair(f, m, n, cutoff))
+    assert values[0, 2] == pytest.approx(508 / 549)
+
+
+def test_weights_and_bad_inputs():
+    np.testing.assert_allclose(geometric_weights(3, 0.5), [1, 0.5, 0.25])
+    with pytest.raises(IrfairInputError, match="patience"):
+        geometric_weights(3, 0.0)
+    with pytest.raises(IrfairInputError, match="at most its length"):
+        texfair([3], [2], [4], 1)
+    with pytest.raises(IrfairInputError, match="at least 3 positive position weights"):
+        texfair(FEMALE, MALE, LENGTH, 3, position_weights=np.ones(2))
