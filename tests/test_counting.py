@@ -65,3 +65,15 @@ def test_a_growing_vocabulary_keeps_earlier_columns():
 def test_any_text_counts_like_the_reference(texts):
     counter = TermCounter(STOP, [], {})
     assert _rows(counter.count(texts), counter.vocab) == _expected(texts)
+
+
+def test_counting_on_a_two_worker_dask_cluster_equals_one_process(shared_data):
+    texts = [text for _, text in open_corpus(shared_data / "time" / "time.trec").iter_docs()] + TRICKY
+    batches = [texts[i:i + 100] for i in range(0, len(texts), 100)]
+    one = TermCounter(STOP, [], {})
+    sequential = [one.count(batch) for batch in batches]
+    dask = TermCounter(STOP, [], {})
+    distributed = list(count_in_parallel(batches, dask, jobs=2, scheduler="local"))
+    assert dask.vocab == one.vocab
+    for a, b in zip(sequential, distributed):
+        assert all(np.array_equal(x, y) for x, y in zip(a, b))

@@ -16,12 +16,12 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
 
+from ..executor import SCHEDULER_ENV, default_jobs, executor
 from ..text import tokenize
 
 _ASCII_TO_SPACED = str.maketrans({chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)})
@@ -85,22 +85,19 @@ def _count_batch(args: tuple[frozenset[str], list[str]]) -> tuple[list[str], Blo
     return counter.vocab, counter.count(texts)
 
 
-def default_jobs() -> int:
-    """Worker processes for the corpus pass: the CPUs this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-
-
-def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jobs: int | None = None) -> Iterator[Block]:
-    """Count each batch of texts in a worker process and yield its block in ``counter``'s columns,
-    batch by batch in order (the vocabulary grows exactly as :meth:`TermCounter.count` would grow it)."""
+def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jobs: int | None = None,
+                      scheduler: str | None = None) -> Iterator[Block]:
+    """Count each batch of texts in a worker (a local process, or a Dask worker with ``scheduler``; see
+    :mod:`irfair.executor`) and yield its block in ``counter``'s columns, batch by batch in order (the
+    vocabulary grows exactly as :meth:`TermCounter.count` would grow it)."""
     jobs = default_jobs() if jobs is None else jobs
-    if jobs <= 1:
+    if jobs <= 1 and scheduler is None and not os.environ.get(SCHEDULER_ENV):
         for batch in batches:
             yield counter.count(batch)
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with executor(jobs, scheduler) as ordered_map:
         work = ((counter.stopwords, list(batch)) for batch in batches)
-        for local_vocab, (indptr, indices, counts) in pool.map(_count_batch, work):
+        for local_vocab, (indptr, indices, counts) in ordered_map(_count_batch, work):
             to_global = np.fromiter((_global_column(counter, term) for term in local_vocab), dtype=np.int32,
                                     count=len(local_vocab))
             block = sp.csr_matrix((counts, to_global[indices], indptr), shape=(len(indptr) - 1, max(len(counter.vocab), 1)))

@@ -1,0 +1,76 @@
+"""Where parallel work runs: in this process, in local worker processes, or on a Dask cluster.
+
+``scheduler``: ``None`` (local processes, ``jobs`` of them; in this process when ``jobs`` is 1),
+``"local"`` (a Dask ``LocalCluster`` of ``jobs`` single-threaded worker processes) or a Dask scheduler
+address such as ``tcp://host:8786``; ``$IRFAIR_SCHEDULER`` is used when no scheduler is given. Every
+executor returns results in the order of its inputs, so the results do not depend on where work ran.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+
+from .errors import IrfairInputError, MissingExtraError
+
+SCHEDULER_ENV = "IRFAIR_SCHEDULER"
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _dask_client(scheduler: str, jobs: int):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise MissingExtraError("dask.distributed", "dask") from None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster), cluster
+    if not scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
+        raise IrfairInputError(None, None, f"scheduler must be 'local' or an address such as tcp://host:8786, not {scheduler!r}")
+    try:
+        return Client(scheduler, timeout="20s"), None
+    except OSError as exc:
+        raise IrfairInputError(None, None, f"cannot reach the Dask scheduler {scheduler} ({exc})") from None
+
+
+def _ordered(submit: Callable, function: Callable, inputs: Iterable, window: int) -> Iterator:
+    """Submit at most ``window`` inputs ahead (memory stays bounded) and yield results in input order."""
+    pending: deque = deque()
+    for item in inputs:
+        pending.append(submit(function, item))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+@contextmanager
+def executor(jobs: int | None = None, scheduler: str | None = None) -> Iterator[Callable[[Callable, Iterable], Iterator]]:
+    """A context giving ``map(function, inputs)``, which yields ``function(input)`` in input order.
+
+    ``function`` must be a module-level function (it is pickled to the workers)."""
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise IrfairInputError(None, None, f"jobs must be at least 1, not {jobs}")
+    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    if scheduler is not None:
+        client, cluster = _dask_client(scheduler, jobs)
+        try:
+            submit = functools.partial(client.submit, pure=False)
+            yield lambda function, inputs: _ordered(submit, function, inputs, 2 * jobs)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    elif jobs == 1:
+        yield map
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            yield lambda function, inputs: _ordered(pool.submit, function, inputs, 2 * jobs)
