@@ -1,6 +1,6 @@
 """Classification audits: differential fairness, statistical and causal gaps, counterfactual data
 augmentation, reweighting/resampling and Social Norm Bias."""
-from .cda import aggregate_occupation_bias, augment, counterfactual, occupation_bias
+from .cda import aggregate_occupation_bias, augment, counterfactual, language_model_bias, occupation_bias
 from .differential import (
     DifferentialFairness,
     bias_amplification,
@@ -16,5 +16,5 @@ __all__ = [
     "DifferentialFairness", "GroupGaps", "NormScorer", "SocialNormBias", "aggregate_occupation_bias", "augment",
     "balancing_weights", "bias_amplification", "causal_gaps", "causal_gaps_from_model", "counterfactual", "differential_fairness",
     "differential_fairness_table", "epsilon_from_probabilities", "kamiran_calders_weights", "mitigate",
-    "occupation_bias", "oversample", "social_norm_bias", "statistical_gaps", "task_relevant_words", "undersample",
+    "language_model_bias", "occupation_bias", "oversample", "social_norm_bias", "statistical_gaps", "task_relevant_words", "undersample",
 ]
