@@ -32,6 +32,7 @@ def test_adult_case_study(shared_data):
 
 def test_bad_adult_file(tmp_path):
     path = tmp_path / "adult.data"
-    path.write_text("39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, United-States, lots\n")
+    path.write_text("39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, "
+                    "2174, 0, 40, United-States, lots\n")
     with pytest.raises(IrfairInputError, match="income must be"):
         load_adult(path)

@@ -67,7 +67,8 @@ def adult_case_study(data_dir: str | Path, alpha: float = 1.0) -> pd.DataFrame:
     train, test = load_adult(folder / "adult.data"), load_adult(folder / "adult.test")
     table = pd.DataFrame({
         "train data ε (α=0)": differential_fairness_table(train, "label", PROTECTED, alpha=0.0, outcome_values=[0, 1])["epsilon"],
-        f"train data ε (α={alpha:g})": differential_fairness_table(train, "label", PROTECTED, alpha=alpha, outcome_values=[0, 1])["epsilon"],
+        f"train data ε (α={alpha:g})":
+            differential_fairness_table(train, "label", PROTECTED, alpha=alpha, outcome_values=[0, 1])["epsilon"],
         f"test data ε (α={alpha:g})": differential_fairness_table(test, "label", PROTECTED, alpha=alpha, outcome_values=[0, 1])["epsilon"],
     })
     for use_protected, name in ((True, "LR with protected"), (False, "LR without protected")):
