@@ -8,13 +8,13 @@ from .differential import (
     differential_fairness_table,
     epsilon_from_probabilities,
 )
-from .gaps import GroupGaps, causal_gaps, causal_gaps_from_model, statistical_gaps
+from .gaps import GroupGaps, causal_gaps, causal_gaps_from_model, gap_direction, statistical_gaps
 from .reweigh import kamiran_calders_weights, mitigate, oversample, undersample
 from .snob import NormScorer, SocialNormBias, balancing_weights, social_norm_bias, task_relevant_words
 
 __all__ = [
     "DifferentialFairness", "GroupGaps", "NormScorer", "SocialNormBias", "aggregate_occupation_bias", "augment",
     "balancing_weights", "bias_amplification", "causal_gaps", "causal_gaps_from_model", "counterfactual", "differential_fairness",
-    "differential_fairness_table", "epsilon_from_probabilities", "kamiran_calders_weights", "mitigate",
+    "differential_fairness_table", "epsilon_from_probabilities", "gap_direction", "kamiran_calders_weights", "mitigate",
     "language_model_bias", "occupation_bias", "oversample", "social_norm_bias", "statistical_gaps", "task_relevant_words", "undersample",
 ]
