@@ -1,6 +1,7 @@
 import codecs
 import json
 
+import pandas as pd
 import pytest
 
 from irfair.cli import main
@@ -188,3 +189,15 @@ def test_predictions_path(tmp_path, capsys, make, message):
     assert main(["fairness", str(path), "--label", "y", "--prediction", "yhat", "--groups", "gender"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err and str(path) in err
+
+
+def test_json_keys_never_collide_silently():
+    from irfair.errors import IrfairInputError
+    from irfair.fairness.gaps import statistical_gaps
+    from irfair.fairness.report import ClassificationAudit
+
+    # classes 1 and "1" are two classes in the API but one key in JSON
+    gaps = statistical_gaps([1, "1"], [1, "1"], ["F", "M"])
+    audit = ClassificationAudit(pd.DataFrame(), gaps, "gender", None, 2, [1, "1"], None)
+    with pytest.raises(IrfairInputError, match="two class keys are both written '1'"):
+        audit.to_dict()
