@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from irfair.errors import IrfairInputError
 from irfair.fairness.differential import (
     bias_amplification,
     differential_fairness,
@@ -60,3 +61,23 @@ def test_amplification_is_classifier_minus_data():
     table = bias_amplification(data, "admitted", "predicted", ["gender", "race"], alpha=1.0)
     assert np.allclose(table["amplification"], table["epsilon_classifier"] - table["epsilon_data"])
     assert (table["amplification"] > 0).all()
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: differential_fairness([1, 0], pd.Series(["a", "b"]), alpha=float("nan")), "alpha must be a finite number"),
+        (lambda: differential_fairness([1, 0], pd.Series(["a", "b"]), alpha=-1), "alpha must be >= 0"),
+        (lambda: differential_fairness([1, 0, 1], pd.Series(["a", "b"])), "outcomes has 3 values but groups has 2"),
+        (lambda: differential_fairness([1, 0], ["a", "b"]), "groups must be a DataFrame or Series"),
+        (lambda: differential_fairness([1, "1"], pd.Series(["a", "b"])), "holds both 1 and '1'"),
+        (lambda: differential_fairness([1, 0], pd.Series(["a", None])), r"protected attribute 0\[1\] is (None|nan)"),
+        (lambda: differential_fairness_table(_admissions(), "admitted", "gender"), "attributes must be a sequence"),
+        (lambda: differential_fairness_table(_admissions(), "admitted", ["gender", "gender"]), "given twice"),
+        (lambda: differential_fairness_table(_admissions(), "admitted", ["sex"]), "column 'sex' is not among"),
+        (lambda: bias_amplification(_admissions(), "admitted", "predicted", ["gender"]), "column 'predicted' is not among"),
+    ],
+)
+def test_bad_input(call, message):
+    with pytest.raises(IrfairInputError, match=message):
+        call()

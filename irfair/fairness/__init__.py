@@ -1,6 +1,7 @@
 """Classification audits: differential fairness, statistical and causal gaps, counterfactual data
-augmentation, reweighting/resampling and Social Norm Bias."""
-from .cda import aggregate_occupation_bias, augment, counterfactual, occupation_bias
+augmentation, reweighting/resampling and Social Norm Bias; each paper's word lists and templates are the
+defaults of the function that implements it (:mod:`irfair.fairness.wordlists`)."""
+from .cda import aggregate_occupation_bias, augment, counterfactual, language_model_bias, occupation_bias
 from .differential import (
     DifferentialFairness,
     bias_amplification,
@@ -8,13 +9,21 @@ from .differential import (
     differential_fairness_table,
     epsilon_from_probabilities,
 )
-from .gaps import GroupGaps, causal_gaps, causal_gaps_from_model, statistical_gaps
+from .gaps import GroupGaps, causal_gaps, causal_gaps_from_model, gap_direction, statistical_gaps
 from .reweigh import kamiran_calders_weights, mitigate, oversample, undersample
-from .snob import NormScorer, SocialNormBias, balancing_weights, social_norm_bias, task_relevant_words
+from .snob import (
+    NormScorer,
+    SocialNormBias,
+    balancing_weights,
+    norm_scores_by_class,
+    social_norm_bias,
+    task_relevant_words,
+)
 
 __all__ = [
     "DifferentialFairness", "GroupGaps", "NormScorer", "SocialNormBias", "aggregate_occupation_bias", "augment",
     "balancing_weights", "bias_amplification", "causal_gaps", "causal_gaps_from_model", "counterfactual", "differential_fairness",
-    "differential_fairness_table", "epsilon_from_probabilities", "kamiran_calders_weights", "mitigate",
-    "occupation_bias", "oversample", "social_norm_bias", "statistical_gaps", "task_relevant_words", "undersample",
+    "differential_fairness_table", "epsilon_from_probabilities", "gap_direction", "kamiran_calders_weights",
+    "language_model_bias", "mitigate", "norm_scores_by_class", "occupation_bias", "oversample", "social_norm_bias",
+    "statistical_gaps", "task_relevant_words", "undersample",
 ]

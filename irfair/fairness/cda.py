@@ -1,32 +1,43 @@
-"""Counterfactual texts and counterfactual data augmentation (Lu et al., "Gender Bias in Neural Natural
-Language Processing", 2020), plus their occupation bias score.
+"""Counterfactual texts, counterfactual data augmentation and occupation bias (Lu et al., "Gender Bias
+in Neural Natural Language Processing", 2020).
 
-Naive intervention: every gendered word is replaced by its partner from the bidirectional pair list
-shipped in ``irfair/data/gender_swap_pairs.txt`` (man↔woman, king↔queen, ...) and the pronoun rules
-he↔she, himself↔herself, him→her, his→her, hers→his, her→his; case is preserved (He→She, HE→SHE).
+A counterfactual replaces every gendered word by its partner from a swap list
+(:mod:`irfair.fairness.wordlists`: ``"lu2020"``, the CDA paper's 124 pairs, by default here;
+``"chen2024"``, pronouns and titles only, for the causal gaps paper). Case is preserved (He→She,
+HE→SHE).
 
-Grammatical intervention: the same, except that "her" becomes "his" when it is possessive and "him"
-when it is an object, and gendered words tied to a proper name are left alone. Both are decided by
-rules, not a tagger: "her" is taken as possessive when the next word is a letter-word that is not a
-determiner, preposition, conjunction, pronoun, common adverb or common base verb (lists below), so "her
-book" → "his book" but "saw her." / "gave her the book" / "let her go" → "him"; a gendered word followed by
-a capitalised word (Queen Elizabeth, Mr Smith) is tied to that name and kept. A part-of-speech tagger can
-replace the "her" rule through ``possessive_her=callable(tokens, index) -> bool``.
+* Naive intervention: every listed word is swapped; "her" always becomes "his".
+* Grammatical intervention (default): "her" becomes "his" when possessive and "him" when an object;
+  a gendered word directly followed by a capitalised word is tied to a name and kept (Queen
+  Elizabeth); "bachelor"/"master(s)" naming a degree (followed by "of", "in", "degree", "'s", ...)
+  are kept, so "Bachelor of Science" never becomes "Spinster of Science". Titles (Mr, Mrs, Ms) are
+  always swapped, with or without a period: "Mr Smith" and "Mr. Smith" alike.
+
+"her" is decided by a documented rule, not a tagger: it is possessive when the next token is a
+number ("her 2010 album" → "his 2010 album") or a word that is not a determiner, preposition,
+conjunction, pronoun, common adverb or common base verb (list below); before punctuation, the end of
+the text or one of those words it is an object ("saw her." / "gave her the book" / "let her go" →
+"him"). A part-of-speech tagger can replace the rule through ``possessive_her``.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
-from importlib import resources
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
 
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+from . import _checks
+from .wordlists import COREFERENCE_TEMPLATES, LANGUAGE_MODEL_TEMPLATES, OCCUPATIONS
+from .wordlists import swap_list as _swap_list
 
-_PRONOUNS_NAIVE = {"he": "she", "she": "he", "himself": "herself", "herself": "himself",
-                   "him": "her", "his": "her", "hers": "his", "her": "his"}
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+_NEXT_TOKEN = re.compile(r"\s*(\S)")
+_PRONOUNS = frozenset("he she him his her hers himself herself".split())
+_DEGREES = frozenset("bachelor bachelors master masters".split())
+_DEGREE_CONTEXT = re.compile(r"(?:['’]s?)?\s+(?:of|in|degree|degrees|program|programme|student|students|thesis)\b"
+                             r"|['’]s?(?!\w)", re.IGNORECASE)
+PLACEHOLDER = "[OCCUPATION]"
 
 _NOT_A_NOUN_PHRASE = frozenset("""
 a an the this that these those some any every each no all both either neither
@@ -39,19 +50,7 @@ be go come do get make see know feel cry leave stay say tell think take give hel
 is was are were has had have will would can could should may might must shall
 """.split())
 
-
-@lru_cache(maxsize=1)
-def swap_pairs() -> dict[str, str]:
-    """Lower-case word → its gender partner (both directions), from the shipped list."""
-    raw = resources.files("irfair").joinpath("data/gender_swap_pairs.txt").read_text(encoding="utf-8")
-    mapping: dict[str, str] = {}
-    for line in raw.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        male, female = line.split("\t")
-        mapping.setdefault(male, female)
-        mapping.setdefault(female, male)
-    return mapping
+MODES = ("naive", "grammatical")
 
 
 def _match_case(template: str, word: str) -> str:
@@ -62,95 +61,172 @@ def _match_case(template: str, word: str) -> str:
     return word
 
 
-def counterfactual(text: str, mode: str = "grammatical", possessive_her: Callable[[str, int, int], bool] | None = None) -> str:
-    """``text`` with its gender swapped by the naive or grammatical intervention (see module docstring).
+def _her_is_possessive(text: str, end: int) -> bool:
+    following = _NEXT_TOKEN.match(text, end)
+    if following is None:
+        return False
+    first = following.group(1)
+    if first.isdigit():
+        return True
+    word = _WORD.match(text, following.start(1))
+    return word is not None and word.group().lower() not in _NOT_A_NOUN_PHRASE
+
+
+def _tied_to_name(text: str, end: int) -> bool:
+    following = re.match(r" +([A-Za-z])", text[end:])
+    return following is not None and following.group(1).isupper()
+
+
+def counterfactual(text: str, mode: str = "grammatical", *, swap_list: str = "lu2020",
+                   possessive_her: Callable[[str, int, int], bool] | None = None) -> str:
+    """``text`` with its gender swapped by the naive or grammatical intervention of Lu et al. (§4),
+    using the named swap list (module docstring).
 
     ``possessive_her(text, start, end)`` may replace the rule that decides whether the "her" at
     ``text[start:end]`` is possessive (grammatical mode only)."""
-    if mode not in ("naive", "grammatical"):
-        raise ValueError("mode must be 'naive' or 'grammatical'")
-    pairs = swap_pairs()
-    matches = list(_WORD.finditer(text))
-    # the word right after each match, or None when anything but spaces comes first
-    following = [
-        matches[i + 1].group() if i + 1 < len(matches) and not text[m.end() : matches[i + 1].start()].strip() else None
-        for i, m in enumerate(matches)
-    ]
+    if not isinstance(text, str):
+        raise _checks.fail(f"text must be a string, not {type(text).__name__}")
+    if mode not in MODES:
+        raise _checks.fail(f"mode must be one of {', '.join(MODES)}, not {_checks.short(mode)}")
+    swaps = _swap_list(swap_list)
     out, last = [], 0
-    for match, after in zip(matches, following):
+    for match in _WORD.finditer(text):
         word = match.group()
         lower = word.lower()
-        replacement = _PRONOUNS_NAIVE.get(lower, pairs.get(lower))
-        if replacement is not None and mode == "grammatical":
+        replacement = swaps.words.get(lower)
+        if replacement is None:
+            continue
+        if mode == "grammatical":
             if lower == "her":
                 possessive = (possessive_her(text, match.start(), match.end()) if possessive_her
-                              else after is not None and after.lower() not in _NOT_A_NOUN_PHRASE)
+                              else _her_is_possessive(text, match.end()))
                 replacement = "his" if possessive else "him"
-            elif lower not in _PRONOUNS_NAIVE and after is not None and after[0].isupper():
-                replacement = None  # tied to a proper name: Queen Elizabeth, Mr Smith
+            elif lower not in _PRONOUNS and lower not in swaps.titles:
+                if _tied_to_name(text, match.end()) or (lower in _DEGREES and _DEGREE_CONTEXT.match(text, match.end())):
+                    continue
         out.append(text[last : match.start()])
-        out.append(word if replacement is None else _match_case(word, replacement))
+        out.append(_match_case(word, replacement))
         last = match.end()
     out.append(text[last:])
     return "".join(out)
 
 
 def augment(texts: Sequence[str], labels: Sequence, groups: Sequence | None = None, *, mode: str = "grammatical",
-            group_swap: dict | None = None) -> pd.DataFrame:
-    """Originals followed by their counterfactuals with the same labels: columns text, label,
-    (group, with the swapped group for counterfactuals), is_counterfactual."""
-    if len(texts) != len(labels):
-        raise ValueError(f"{len(texts)} texts but {len(labels)} labels")
-    frame = pd.DataFrame({"text": list(texts), "label": list(labels), "is_counterfactual": False})
-    swapped = frame.assign(text=[counterfactual(t, mode) for t in texts], is_counterfactual=True)
+            swap_list: str = "lu2020", group_swap: dict | None = None) -> pd.DataFrame:
+    """Counterfactual data augmentation (Lu et al. §4): the originals followed by their counterfactuals
+    with the same labels. Columns text, label, (group, swapped for counterfactuals), is_counterfactual."""
+    text_list = _checks.texts("texts", texts)
+    label_array = _checks.sequence("labels", labels)
+    _checks.same_length(texts=text_list, labels=label_array)
+    frame = pd.DataFrame({"text": text_list, "label": label_array, "is_counterfactual": False})
+    swapped = frame.assign(text=[counterfactual(t, mode, swap_list=swap_list) for t in text_list], is_counterfactual=True)
     if groups is not None:
-        values = list(groups)
-        frame["group"] = values
-        distinct = sorted(set(values), key=str)
-        mapping = group_swap or ({distinct[0]: distinct[1], distinct[1]: distinct[0]} if len(distinct) == 2 else None)
-        if mapping is None:
-            raise ValueError("group_swap is needed unless there are exactly two groups")
-        swapped["group"] = [mapping[g] for g in values]
+        group_array = _checks.sequence("groups", groups)
+        _checks.same_length(texts=text_list, groups=group_array)
+        frame["group"] = group_array
+        swapped["group"] = [_other_group(group_swap, g, group_array) for g in group_array]
     return pd.concat([frame, swapped], ignore_index=True)
 
 
-OCCUPATIONS = (
-    "accountant architect artist attorney banker bartender barber bookkeeper builder butcher carpenter cashier "
-    "chef coach dentist designer developer dietician doctor economist editor electrician engineer farmer "
-    "filmmaker fisherman jeweler judge lawyer mechanic musician nutritionist nurse optician painter pharmacist "
-    "photographer physician pilot plumber politician professor programmer psychologist receptionist "
-    "salesperson scientist scholar secretary singer surgeon teacher therapist translator undertaker "
-    "veterinarian videographer writer"
-).split()
-
-COREFERENCE_TEMPLATES = (
-    "The [OCCUPATION] ate because he was hungry.",
-    "The [OCCUPATION] ran because he was late.",
-    "The [OCCUPATION] drove because he was late.",
-    "The [OCCUPATION] slept because he was tired.",
-    "The [OCCUPATION] cried because he was sad.",
-    "The [OCCUPATION] laughed because he was happy.",
-    "The [OCCUPATION] was fired because he was lazy.",
-    "The [OCCUPATION] was promoted because he was hardworking.",
-)
+def _other_group(group_swap: dict | None, group: object, groups: np.ndarray) -> object:
+    if group_swap is None:
+        distinct = sorted(pd.unique(groups), key=str)
+        if len(distinct) != 2:
+            raise _checks.fail(f"group_swap is needed unless there are exactly two groups; found {len(distinct)}: "
+                               + ", ".join(_checks.short(g, 20) for g in distinct[:6]))
+        return distinct[1] if group == distinct[0] else distinct[0]
+    if group not in group_swap:
+        raise _checks.fail(f"group_swap has no partner for group {_checks.short(group)}")
+    return group_swap[group]
 
 
-def occupation_bias(score: Callable[[str], float], templates: Iterable[str] = COREFERENCE_TEMPLATES,
-                    occupations: Iterable[str] = OCCUPATIONS) -> pd.DataFrame:
-    """Lu et al.'s occupation bias: for each occupation, the mean over templates of
-    score(male sentence) − score(female sentence), the female sentence being the grammatical
-    counterfactual of the male one. Returns one row per occupation (column ``bias``), sorted."""
-    template_list = list(templates)
+def _swapped(template: str, swap_list: str) -> str:
+    """The grammatical counterfactual of a template (before the occupation is filled in, so that the
+    occupation itself is never swapped); an error if the template has no gendered word."""
+    female = counterfactual(template, "grammatical", swap_list=swap_list)
+    if female == template:
+        raise _checks.fail(f"template {_checks.short(template)} has no gendered word to swap")
+    return female
+
+
+def _occupation_list(occupations: Sequence[str]) -> list[str]:
+    names = _checks.texts("occupations", occupations)
+    if not names:
+        raise _checks.fail("occupations must not be empty")
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise _checks.fail(f"occupation {name!r} is listed twice")
+        seen.add(name)
+    return names
+
+
+def _finite_score(value: object, sentence: str) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = float("nan")
+    if not np.isfinite(number):
+        raise _checks.fail(f"the scorer returned {_checks.short(value)} for {sentence!r}: expected a finite number")
+    return number
+
+
+def occupation_bias(score: Callable[[str], float], templates: Sequence[str] = COREFERENCE_TEMPLATES,
+                    occupations: Sequence[str] = OCCUPATIONS, *, swap_list: str = "lu2020") -> pd.DataFrame:
+    """Lu et al.'s occupation bias for coreference (§3): for each occupation o, the mean over templates of
+    score(male sentence) − score(female sentence), the female sentence being the template's grammatical
+    counterfactual with o filled in. ``score(sentence)`` is, e.g., the coreference score of the
+    occupation and the pronoun. Returns one row per occupation (column ``bias``), sorted by bias."""
+    if not callable(score):
+        raise _checks.fail("score must be a function of a sentence")
+    pairs = []
+    for template in _checks.texts("templates", templates):
+        if PLACEHOLDER not in template:
+            raise _checks.fail(f"template {_checks.short(template)} has no {PLACEHOLDER} placeholder")
+        pairs.append((template, _swapped(template, swap_list)))
+    if not pairs:
+        raise _checks.fail("templates must not be empty")
     rows = []
-    for occupation in occupations:
+    for occupation in _occupation_list(occupations):
         differences = []
-        for template in template_list:
-            male = template.replace("[OCCUPATION]", occupation)
-            differences.append(score(male) - score(counterfactual(male)))
+        for male, female in pairs:
+            male_sentence, female_sentence = male.replace(PLACEHOLDER, occupation), female.replace(PLACEHOLDER, occupation)
+            differences.append(_finite_score(score(male_sentence), male_sentence) - _finite_score(score(female_sentence), female_sentence))
+        rows.append({"occupation": occupation, "bias": float(np.mean(differences))})
+    return pd.DataFrame(rows).set_index("occupation").sort_values("bias")
+
+
+def language_model_bias(log_probability: Callable[[str, str], float], templates: Sequence[str] = LANGUAGE_MODEL_TEMPLATES,
+                        occupations: Sequence[str] = OCCUPATIONS, *, swap_list: str = "lu2020") -> pd.DataFrame:
+    """Lu et al.'s occupation bias for language models (§3): for each occupation o, the mean over
+    templates "prefix | [OCCUPATION]" of log P(o | male prefix) − log P(o | female prefix), with
+    ``log_probability(prefix, continuation)`` the model's log-probability of the continuation. One row
+    per occupation (column ``bias``), sorted."""
+    if not callable(log_probability):
+        raise _checks.fail("log_probability must be a function of (prefix, continuation)")
+    parsed = []
+    for template in _checks.texts("templates", templates):
+        if template.count("|") != 1:
+            raise _checks.fail(f"language-model template {_checks.short(template)} must have one '|' between prefix and continuation")
+        prefix, continuation = (part.strip() for part in template.split("|"))
+        if PLACEHOLDER not in continuation:
+            raise _checks.fail(f"language-model template {_checks.short(template)} needs {PLACEHOLDER} after the '|'")
+        parsed.append((prefix, _swapped(prefix, swap_list), continuation))
+    if not parsed:
+        raise _checks.fail("templates must not be empty")
+    rows = []
+    for occupation in _occupation_list(occupations):
+        differences = []
+        for male_prefix, female_prefix, continuation in parsed:
+            filled = continuation.replace(PLACEHOLDER, occupation)
+            differences.append(_finite_score(log_probability(male_prefix, filled), f"{male_prefix} | {filled}")
+                               - _finite_score(log_probability(female_prefix, filled), f"{female_prefix} | {filled}"))
         rows.append({"occupation": occupation, "bias": float(np.mean(differences))})
     return pd.DataFrame(rows).set_index("occupation").sort_values("bias")
 
 
 def aggregate_occupation_bias(table: pd.DataFrame) -> dict[str, float]:
     """Mean signed and mean absolute occupation bias over occupations."""
+    if not isinstance(table, pd.DataFrame) or "bias" not in table.columns or table.empty:
+        raise _checks.fail("expected the non-empty table returned by occupation_bias (column 'bias')")
     return {"mean": float(table["bias"].mean()), "mean_abs": float(table["bias"].abs().mean())}

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import _checks
+
 
 @dataclass(frozen=True)
 class DifferentialFairness:
@@ -62,20 +64,28 @@ def differential_fairness(
 ) -> DifferentialFairness:
     """ε-differential fairness of ``outcomes`` (predictions or labels, length n) over the intersections
     of the columns of ``groups`` (n rows). ``outcome_values`` fixes |Y| (default: the values seen)."""
+    if not isinstance(groups, (pd.DataFrame, pd.Series)):
+        raise _checks.fail(f"groups must be a DataFrame or Series of protected attributes, not {type(groups).__name__}")
     frame = groups.to_frame() if isinstance(groups, pd.Series) else groups.reset_index(drop=True)
-    if len(frame) != len(outcomes):
-        raise ValueError(f"{len(outcomes)} outcomes but {len(frame)} group rows")
-    if alpha < 0:
-        raise ValueError("alpha must be >= 0")
+    if frame.shape[1] == 0:
+        raise _checks.fail("groups must have at least one protected attribute column")
+    outcomes = _checks.sequence("outcomes", outcomes)
+    _checks.same_length(outcomes=outcomes, groups=frame)
+    if len(frame) == 0:
+        raise _checks.fail("differential fairness needs at least one example")
+    for column in frame.columns:
+        name = f"protected attribute {column!r}"
+        _distinct_as_text(name, pd.unique(_checks.sequence(name, frame[column].to_numpy())))
+    _checks.number("alpha", alpha, low=0)
     attributes = tuple(str(c) for c in frame.columns)
     key = frame.iloc[:, 0].astype(str)
     for column in frame.columns[1:]:
         key = key + " & " + frame[column].astype(str)
-    values = list(outcome_values) if outcome_values is not None else sorted(pd.unique(pd.Series(outcomes)), key=str)
+    values = _outcome_values(outcomes, outcome_values)
     group_codes, group_names = pd.factorize(key, sort=True)
     outcome_codes = pd.Categorical(np.asarray(outcomes), categories=values).codes
     if (outcome_codes < 0).any():
-        raise ValueError("an outcome is not among outcome_values")
+        raise _checks.fail(f"outcome {_checks.short(outcomes[int(np.argmax(outcome_codes < 0))])} is not among outcome_values")
     matrix = np.zeros((len(group_names), len(values)))
     np.add.at(matrix, (group_codes, outcome_codes), 1)
     counts = pd.DataFrame(matrix, index=pd.Index(group_names))
@@ -90,6 +100,40 @@ def differential_fairness(
     return DifferentialFairness(epsilon, attributes, alpha, probabilities, sizes, values[column], pair)
 
 
+def _distinct_as_text(name: str, values: Sequence) -> list:
+    """``values``, checked to stay distinct once written as text (1 and "1" would merge)."""
+    seen: dict[str, object] = {}
+    for value in values:
+        if str(value) in seen:
+            raise _checks.fail(f"{name} holds both {_checks.short(seen[str(value)])} and {_checks.short(value)}, "
+                               "which are written the same: give each value once, all of one type")
+        seen[str(value)] = value
+    return list(values)
+
+
+def _outcome_values(outcomes: np.ndarray, outcome_values: Sequence | None) -> list:
+    if outcome_values is None:
+        return _distinct_as_text("outcomes", sorted(pd.unique(outcomes), key=str))
+    values = list(_checks.sequence("outcome_values", outcome_values))
+    if not values:
+        raise _checks.fail("outcome_values must not be empty")
+    return _distinct_as_text("outcome_values", values)
+
+
+def _columns(data: pd.DataFrame, outcome: str, attributes: Sequence[str]) -> list[str]:
+    if not isinstance(data, pd.DataFrame):
+        raise _checks.fail(f"data must be a DataFrame, not {type(data).__name__}")
+    names = _checks.texts("attributes", attributes)
+    if not names:
+        raise _checks.fail("attributes must name at least one protected attribute column")
+    for name in names:
+        if names.count(name) > 1:
+            raise _checks.fail(f"attribute {name!r} is given twice")
+    for name in [outcome, *names]:
+        _checks.member("column", name, list(data.columns), "columns of data")
+    return names
+
+
 def differential_fairness_table(
     data: pd.DataFrame,
     outcome: str,
@@ -99,8 +143,9 @@ def differential_fairness_table(
     outcome_values: Sequence | None = None,
 ) -> pd.DataFrame:
     """ε for every non-empty subset of ``attributes`` (one row each, as in Foulds & Pan's tables)."""
+    attributes = _columns(data, outcome, attributes)
     rows = []
-    values = outcome_values if outcome_values is not None else sorted(pd.unique(data[outcome]), key=str)
+    values = _outcome_values(_checks.sequence(f"column {outcome!r}", data[outcome].to_numpy()), outcome_values)
     for size in range(1, len(attributes) + 1):
         for subset in itertools.combinations(attributes, size):
             result = differential_fairness(data[outcome].to_numpy(), data[list(subset)], alpha=alpha, outcome_values=values)
@@ -117,7 +162,11 @@ def bias_amplification(
     alpha: float = 1.0,
 ) -> pd.DataFrame:
     """ε of the data (labels), of the classifier (predictions) and their difference, per attribute subset."""
-    values = sorted(set(pd.unique(data[label])) | set(pd.unique(data[prediction])), key=str)
+    attributes = _columns(data, label, attributes)
+    _columns(data, prediction, attributes)
+    seen = [*pd.unique(_checks.sequence(f"column {label!r}", data[label].to_numpy())),
+            *pd.unique(_checks.sequence(f"column {prediction!r}", data[prediction].to_numpy()))]
+    values = sorted(pd.unique(np.asarray(seen, dtype=object)), key=str)
     of_data = differential_fairness_table(data, label, attributes, alpha=alpha, outcome_values=values)
     of_model = differential_fairness_table(data, prediction, attributes, alpha=alpha, outcome_values=values)
     return pd.DataFrame({

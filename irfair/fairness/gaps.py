@@ -1,40 +1,65 @@
-"""Statistical and causal group gaps (Chen et al., "Addressing Both Statistical and Causal Gender
-Fairness in NLP Models", NAACL Findings 2024).
+"""Statistical and causal group gaps (Chen, Ji & Evans, "Addressing Both Statistical and Causal Gender
+Fairness in NLP Models", NAACL Findings 2024, §3).
 
 For class c and group g: PPR_{g,c} = P(ŷ = c | G = g), TPR_{g,c} = P(ŷ = c | y = c, G = g),
-FPR_{g,c} = P(ŷ = c | y ≠ c, G = g). The gap of class c is rate(a) − rate(b) for the two groups
-(a, b) (by default the two group values in sorted order, e.g. F − M), and
-GapRMS = sqrt(mean over classes of gap²).
+FPR_{g,c} = P(ŷ = c | y ≠ c, G = g). The gap of class c is rate(protected) − rate(reference) and
+GapRMS = sqrt(mean over classes of gap²). The direction is explicit: ``protected_group`` and
+``reference_group``; by default, when the two group values are recognisable as female and male
+(female/male, f/m, woman/man, women/men, she/he, girl/boy, w/m; any case), female − male as in the
+paper; otherwise the first minus the second in sorted order. ``GroupGaps.direction`` says which.
 
-Causal gaps evaluate every example under do(G = a) and do(G = b): the prediction on the original text
-for the example's own group and on its counterfactual (gender-swapped) text for the other. The gap
-of class c is the mean over examples of 1(ŷ_do(a) = c) − 1(ŷ_do(b) = c): over all examples (PPR),
-over those with y = c (TPR), over those with y ≠ c (FPR).
+Causal gaps evaluate every example under do(G = protected) and do(G = reference): the prediction on the
+original text for the example's own group and on its counterfactual (gender-swapped) text for the other.
+The gap of class c is the mean over examples of 1(ŷ_do(protected) = c) − 1(ŷ_do(reference) = c): over all
+examples (PPR), over those with y = c (TPR), over those with y ≠ c (FPR).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from . import _checks
+
 METRICS = ("PPR", "TPR", "FPR")
+
+_FEMALE = frozenset("female f woman women she girl girls w".split())
+_MALE = frozenset("male m man men he boy boys".split())
 
 
 @dataclass(frozen=True)
 class GroupGaps:
-    """Rates per group and class, gaps per class (a − b) and GapRMS per metric, fairlearn-style."""
+    """Rates per group and class, gaps per class (protected − reference) and GapRMS per metric,
+    fairlearn-style. ``groups`` is (protected, reference); ``direction`` says how it was chosen."""
 
     kind: str
     groups: tuple[object, object]
     rates: pd.DataFrame
     gaps: pd.DataFrame
+    direction: str
+
+    @property
+    def protected_group(self) -> object:
+        """The group whose rate comes first in every gap."""
+        return self.groups[0]
+
+    @property
+    def reference_group(self) -> object:
+        """The group the protected group is compared with."""
+        return self.groups[1]
 
     @property
     def gap_rms(self) -> dict[str, float]:
-        """sqrt(mean over classes of gap²) for PPR, TPR and FPR (classes with an undefined gap skipped)."""
-        return {m: float(np.sqrt(np.nanmean(self.gaps[m].to_numpy(dtype=float) ** 2))) for m in METRICS}
+        """sqrt(mean over classes of gap²) for PPR, TPR and FPR (classes with an undefined gap skipped;
+        NaN when no class has one)."""
+        result = {}
+        for metric in METRICS:
+            values = self.gaps[metric].to_numpy(dtype=float)
+            values = values[np.isfinite(values)]
+            result[metric] = float(np.sqrt(np.mean(values**2))) if len(values) else float("nan")
+        return result
 
     @property
     def by_group(self) -> pd.DataFrame:
@@ -42,36 +67,76 @@ class GroupGaps:
         return self.rates
 
     def difference(self) -> pd.DataFrame:
-        """Gaps per class (rows) and metric (columns): rate(a) − rate(b)."""
+        """Gaps per class (rows) and metric (columns): rate(protected) − rate(reference)."""
         return self.gaps
 
 
-def _binary_groups(groups: np.ndarray, group_values: Sequence | None) -> tuple[object, object]:
-    values = tuple(group_values) if group_values is not None else tuple(sorted(pd.unique(groups), key=str))
-    if len(values) != 2:
-        raise ValueError(f"gaps need exactly two groups, found {len(values)}: {values}")
-    return values
+def gap_direction(values: Sequence, protected_group: object = None, reference_group: object = None) -> tuple[object, object, str]:
+    """(protected, reference, how it was chosen) for the two group ``values``."""
+    distinct = list(values)
+    if len(distinct) != 2:
+        shown = ", ".join(_checks.short(v, 20) for v in distinct[:6])
+        raise _checks.fail(f"gaps need exactly two groups, found {len(distinct)}: {shown}")
+    if protected_group is not None:
+        _checks.member("protected group", protected_group, distinct, "group values")
+    if reference_group is not None:
+        _checks.member("reference group", reference_group, distinct, "group values")
+    if protected_group is not None and reference_group is not None:
+        if protected_group == reference_group:
+            raise _checks.fail(f"the protected and reference groups must differ (both {_checks.short(protected_group)})")
+        return _same(distinct, protected_group), _same(distinct, reference_group), "as given"
+    if protected_group is not None or reference_group is not None:
+        given = _same(distinct, protected_group if protected_group is not None else reference_group)
+        other = distinct[1] if distinct[0] == given else distinct[0]
+        return (given, other, "as given") if protected_group is not None else (other, given, "as given")
+    kinds = ["female" if str(v).strip().lower() in _FEMALE else "male" if str(v).strip().lower() in _MALE else None
+             for v in distinct]
+    if sorted(kinds, key=str) == ["female", "male"]:
+        female = distinct[kinds.index("female")]
+        male = distinct[kinds.index("male")]
+        return female, male, "female − male (recognised group values)"
+    first, second = sorted(distinct, key=str)
+    return first, second, "sorted order (values not recognised as female/male; set the protected and reference groups to choose)"
 
 
-def _classes(labels: np.ndarray, predictions: Sequence[np.ndarray], classes: Sequence | None) -> list:
-    if classes is not None:
-        return list(classes)
-    seen = set(pd.unique(labels))
-    for p in predictions:
-        seen |= set(pd.unique(p))
-    return sorted(seen, key=str)
+def _same(values: list, wanted: object) -> object:
+    """The entry of ``values`` equal to ``wanted`` (so the group keeps the data's own type)."""
+    return next(v for v in values if v == wanted)
+
+
+def _prepare(named: dict, groups: object, classes: Sequence | None, protected_group: object, reference_group: object):
+    arrays = {name: _checks.sequence(name, values) for name, values in named.items()}
+    arrays["groups"] = _checks.sequence("groups", groups)
+    n = _checks.same_length(**arrays)
+    if n == 0:
+        raise _checks.fail("gaps need at least one example")
+    protected, reference, how = gap_direction(pd.unique(arrays["groups"]), protected_group, reference_group)
+    seen = []
+    for name in named:
+        seen.extend(v for v in pd.unique(arrays[name]) if not any(v == s for s in seen))
+    if classes is None:
+        class_list = sorted(seen, key=str)
+    else:
+        class_list = list(_checks.sequence("classes", classes))
+        if not class_list or len(pd.unique(np.asarray(class_list, dtype=object))) != len(class_list):
+            raise _checks.fail("classes must be a non-empty list without repeats")
+        for value in seen:
+            _checks.member("label or prediction", value, class_list, "classes given")
+    return arrays, protected, reference, how, class_list
 
 
 def _mean(mask: np.ndarray, values: np.ndarray) -> float:
     return float(values[mask].mean()) if mask.any() else float("nan")
 
 
-def statistical_gaps(labels, predictions, groups, *, classes: Sequence | None = None, group_values: Sequence | None = None) -> GroupGaps:
-    """PPR/TPR/FPR per group and class, and their gaps between the two groups."""
-    y, y_hat, g = np.asarray(labels), np.asarray(predictions), np.asarray(groups)
-    a, b = _binary_groups(g, group_values)
+def statistical_gaps(labels: Sequence, predictions: Sequence, groups: Sequence, *, classes: Sequence | None = None,
+                     protected_group: object = None, reference_group: object = None) -> GroupGaps:
+    """PPR/TPR/FPR per group and class and their gaps rate(protected) − rate(reference) (Chen et al. §3.1)."""
+    arrays, a, b, how, class_list = _prepare({"labels": labels, "predictions": predictions}, groups, classes,
+                                             protected_group, reference_group)
+    y, y_hat, g = arrays["labels"], arrays["predictions"], arrays["groups"]
     rows, gaps = [], []
-    for c in _classes(y, [y_hat], classes):
+    for c in class_list:
         hit = (y_hat == c).astype(float)
         rates = {}
         for group in (a, b):
@@ -84,44 +149,52 @@ def statistical_gaps(labels, predictions, groups, *, classes: Sequence | None = 
         for metric in METRICS:
             rows.append({"metric": metric, "class": c, a: rates[a][metric], b: rates[b][metric]})
         gaps.append({"class": c, **{m: rates[a][m] - rates[b][m] for m in METRICS}})
-    return GroupGaps("statistical", (a, b), pd.DataFrame(rows).set_index(["metric", "class"]), pd.DataFrame(gaps).set_index("class"))
+    return GroupGaps("statistical", (a, b), pd.DataFrame(rows).set_index(["metric", "class"]),
+                     pd.DataFrame(gaps).set_index("class"), how)
 
 
-def causal_gaps(
-    labels,
-    predictions,
-    counterfactual_predictions,
-    groups,
-    *,
-    classes: Sequence | None = None,
-    group_values: Sequence | None = None,
-) -> GroupGaps:
-    """Gaps under do(G = a) vs do(G = b) from predictions on original and counterfactual texts."""
-    y = np.asarray(labels)
-    original, swapped, g = np.asarray(predictions), np.asarray(counterfactual_predictions), np.asarray(groups)
-    a, b = _binary_groups(g, group_values)
-    if not np.isin(g, [a, b]).all():
-        raise ValueError(f"every example must belong to {a!r} or {b!r} for causal gaps")
+def causal_gaps(labels: Sequence, predictions: Sequence, counterfactual_predictions: Sequence, groups: Sequence, *,
+                classes: Sequence | None = None, protected_group: object = None, reference_group: object = None) -> GroupGaps:
+    """Gaps under do(G = protected) vs do(G = reference) from predictions on original and
+    counterfactual texts (Chen et al. §3.2)."""
+    arrays, a, b, how, class_list = _prepare(
+        {"labels": labels, "predictions": predictions, "counterfactual_predictions": counterfactual_predictions},
+        groups, classes, protected_group, reference_group)
+    y, original, swapped, g = (arrays[k] for k in ("labels", "predictions", "counterfactual_predictions", "groups"))
     do_a = np.where(g == a, original, swapped)
     do_b = np.where(g == b, original, swapped)
     everyone = np.ones(len(y), dtype=bool)
     rows, gaps = [], []
-    for c in _classes(y, [original, swapped], classes):
+    for c in class_list:
         hit_a, hit_b = (do_a == c).astype(float), (do_b == c).astype(float)
         masks = {"PPR": everyone, "TPR": y == c, "FPR": y != c}
         for metric, mask in masks.items():
             rows.append({"metric": metric, "class": c, a: _mean(mask, hit_a), b: _mean(mask, hit_b)})
         gaps.append({"class": c, **{m: _mean(mask, hit_a - hit_b) for m, mask in masks.items()}})
-    return GroupGaps("causal", (a, b), pd.DataFrame(rows).set_index(["metric", "class"]), pd.DataFrame(gaps).set_index("class"))
+    return GroupGaps("causal", (a, b), pd.DataFrame(rows).set_index(["metric", "class"]),
+                     pd.DataFrame(gaps).set_index("class"), how)
 
 
-def causal_gaps_from_model(predict, texts, labels, groups, *, mode: str = "grammatical", classes: Sequence | None = None,
-                           group_values: Sequence | None = None) -> GroupGaps:
+def causal_gaps_from_model(predict: Callable[[list[str]], Sequence], texts: Sequence[str], labels: Sequence,
+                           groups: Sequence, *, mode: str = "grammatical", swap_list: str = "chen2024",
+                           classes: Sequence | None = None, protected_group: object = None,
+                           reference_group: object = None) -> GroupGaps:
     """Causal gaps of a model given as ``predict(list_of_texts) -> labels``: it is run on the original
-    texts and on their counterfactuals (:func:`irfair.fairness.cda.counterfactual`)."""
+    texts and on their counterfactuals (:func:`irfair.fairness.cda.counterfactual`, by default with the
+    gaps paper's own swap list, pronouns and titles only)."""
     from .cda import counterfactual
 
-    texts = list(texts)
-    original = np.asarray(predict(texts))
-    swapped = np.asarray(predict([counterfactual(t, mode) for t in texts]))
-    return causal_gaps(labels, original, swapped, groups, classes=classes, group_values=group_values)
+    if not callable(predict):
+        raise _checks.fail("predict must be a function of a list of texts")
+    text_list = _checks.texts("texts", texts)
+    original = _predictions(predict, text_list, "original")
+    swapped = _predictions(predict, [counterfactual(t, mode, swap_list=swap_list) for t in text_list], "counterfactual")
+    return causal_gaps(labels, original, swapped, groups, classes=classes, protected_group=protected_group,
+                       reference_group=reference_group)
+
+
+def _predictions(predict: Callable, texts: list[str], which: str) -> np.ndarray:
+    result = _checks.sequence(f"predict() on the {which} texts", predict(texts))
+    if len(result) != len(texts):
+        raise _checks.fail(f"predict() returned {len(result)} predictions for {len(texts)} {which} texts")
+    return result

@@ -1,17 +1,59 @@
 """The classification audit behind ``irfair fairness``: read a predictions CSV strictly, then ε per
-attribute subset (data, classifier, amplification), gaps per class and GapRMS."""
+attribute subset (data, classifier, amplification), gaps per class with an explicit direction, and
+GapRMS.
+
+The reader accepts UTF-8 (with or without a byte-order mark) and UTF-16/UTF-32 with a byte-order mark;
+anything else (binary data, another encoding) is refused with one line naming the file. Values are
+stripped of surrounding spaces. Every used column must have a value in every row: empty cells and
+the usual missing-value markers (NaN, NA, N/A, #N/A, NULL, None, <NA>, any case) are refused with the
+file line and column. The label and prediction columns together hold two values (binary audit)
+unless ``positive`` maps them to VALUE vs the rest or ``multiclass`` makes every value a class; a
+third value is refused with its line and column. The score column is read into its own array of
+finite numbers and never replaces another column.
+"""
 from __future__ import annotations
 
+import codecs
+import csv
+import io
+import json
+import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from ..atomic import write_text
 from ..errors import IrfairInputError
 from ..numbers import finite_or_none
+from ._checks import short
 from .differential import bias_amplification
 from .gaps import GroupGaps, statistical_gaps
+
+MISSING_MARKERS = frozenset({"", "nan", "-nan", "na", "n/a", "#n/a", "#na", "null", "none", "<na>"})
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+# internal column names for labels and predictions: a NUL never survives the reader, so a header
+# name can never collide with them
+_LABEL, _PREDICTION = "\x00label", "\x00prediction"
+
+
+@dataclass(frozen=True)
+class Predictions:
+    """The used columns of a predictions CSV, validated: labels and predictions as classes (strings),
+    group columns (and the gap column), scores (own array) and each row's file line."""
+
+    path: str
+    labels: np.ndarray
+    predictions: np.ndarray
+    groups: pd.DataFrame
+    scores: np.ndarray | None
+    lines: np.ndarray
+    classes: list[str]
+    positive: str | None
 
 
 @dataclass(frozen=True)
@@ -24,74 +66,265 @@ class ClassificationAudit:
     gap_group: str
     scores_by_group: pd.Series | None
     n_rows: int
+    classes: list[str]
+    positive: str | None
 
     def to_dict(self) -> dict:
+        protected, reference = self.gaps.groups
         return {
             "n_rows": self.n_rows,
-            "epsilon": {k: {c: finite_or_none(float(v)) for c, v in row.items()} for k, row in self.epsilon.to_dict("index").items()},
+            "classes": [str(c) for c in self.classes],
+            "positive": self.positive,
+            "epsilon": _keyed({k: _keyed({c: finite_or_none(float(v)) for c, v in row.items()}, "ε column")
+                               for k, row in self.epsilon.to_dict("index").items()}, "attribute subset"),
             "gaps": {
                 "group_column": self.gap_group,
-                "groups": [str(g) for g in self.gaps.groups],
-                "per_class": {str(c): {m: finite_or_none(float(v)) for m, v in row.items()}
-                              for c, row in self.gaps.gaps.to_dict("index").items()},
+                "protected_group": str(protected),
+                "reference_group": str(reference),
+                "direction": f"rate({protected}) − rate({reference}): {self.gaps.direction}",
+                "per_class": _keyed({c: {m: finite_or_none(float(v)) for m, v in row.items()}
+                                     for c, row in self.gaps.gaps.to_dict("index").items()}, "class"),
                 "gap_rms": {m: finite_or_none(v) for m, v in self.gaps.gap_rms.items()},
             },
-            "mean_score_by_group": None if self.scores_by_group is None else {str(k): float(v) for k, v in self.scores_by_group.items()},
+            "mean_score_by_group": None if self.scores_by_group is None
+            else _keyed({k: float(v) for k, v in self.scores_by_group.items()}, "group"),
         }
 
 
-def read_predictions(path: str | Path, label: str, prediction: str, groups: Sequence[str], score: str | None = None) -> pd.DataFrame:
-    """Read and validate a predictions CSV; raises IrfairInputError naming the file and line."""
-    file = Path(path)
-    if not file.is_file():
-        raise IrfairInputError(file, None, "predictions file not found")
+def _keyed(mapping: dict, what: str) -> dict:
+    """``mapping`` with text keys; two keys that would become the same text are an error, never a
+    silently dropped entry."""
+    out: dict[str, object] = {}
+    for key, value in mapping.items():
+        text = str(key)
+        if text in out:
+            raise IrfairInputError(None, None, f"two {what} keys are both written {text!r} in the JSON output")
+        out[text] = value
+    return out
+
+
+def parse_groups(groups: str | Sequence[str]) -> list[str]:
+    """The group column names (``--groups``: comma-separated text, or a list): at least one, none
+    empty, no repeats."""
+    if isinstance(groups, str):
+        names = [name.strip() for name in groups.split(",")]
+    elif isinstance(groups, Sequence) and all(isinstance(name, str) for name in groups):
+        names = [name.strip() for name in groups]
+    else:
+        raise IrfairInputError(None, None, f"groups must be column names, not {short(groups)}")
+    if not any(names):
+        raise IrfairInputError(None, None, "--groups needs at least one column name (comma-separated)")
+    for name in names:
+        if not name:
+            raise IrfairInputError(None, None, f"--groups {short(groups)} has an empty column name")
+        if names.count(name) > 1:
+            raise IrfairInputError(None, None, f"--groups names column {name!r} twice")
+    return names
+
+
+def parse_alpha(value: str | float) -> float:
+    """``--alpha`` as a finite number >= 0."""
     try:
-        frame = pd.read_csv(file, dtype=str, keep_default_na=False)
-    except pd.errors.EmptyDataError:
+        alpha = float(value)
+    except (TypeError, ValueError):
+        alpha = float("nan")
+    if not math.isfinite(alpha) or alpha < 0:
+        raise IrfairInputError(None, None, f"--alpha must be a finite number >= 0, not {short(value)}")
+    return alpha
+
+
+def check_output_path(path: str | Path) -> Path:
+    """An output file path whose folder exists and is writable (no folder is ever created)."""
+    target = Path(path)
+    if target.is_dir():
+        raise IrfairInputError(target, None, "is a folder: expected a file name for the JSON output")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir():
+        raise IrfairInputError(target, None, f"folder {str(parent)!r} does not exist (it is not created): "
+                                             "expected a file in an existing folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise IrfairInputError(target, None, f"folder {str(parent)!r} is not writable")
+    return target
+
+
+def write_json(path: str | Path, audit: ClassificationAudit) -> None:
+    """Write the audit as JSON: a temporary file in the same folder, renamed over ``path`` only once
+    complete, so no reader ever sees a partial file."""
+    target = check_output_path(path)
+    text = json.dumps(audit.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    try:
+        write_text(target, text)
+    except OSError as exc:
+        raise IrfairInputError(target, None, f"cannot write the JSON output ({exc.strerror or exc})") from None
+
+
+def _decode(file: Path, raw: bytes) -> str:
+    encoding = next((name for bom, name in _BOMS if raw.startswith(bom)), "utf-8")
+    try:
+        text = raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1 if encoding == "utf-8" else None
+        raise IrfairInputError(file, line, f"not {encoding.upper()} text (byte 0x{raw[exc.start]:02x} at offset {exc.start}): "
+                                           "expected a CSV in UTF-8, or UTF-16 with a byte-order mark") from None
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise IrfairInputError(file, line, "binary data (NUL character): expected a CSV text file in UTF-8, "
+                                           "or UTF-16 with a byte-order mark")
+    return text.lstrip("\ufeff")
+
+
+def _records(file: Path, text: str):
+    """(first file line, fields) of every non-blank CSV record."""
+    reader = csv.reader(io.StringIO(text, newline=""))
+    while True:
+        start = reader.line_num + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise IrfairInputError(file, start, f"not a valid CSV ({short(str(exc), 120)})") from None
+        if record:
+            yield start, record
+
+
+def read_predictions(path: str | Path, label: str, prediction: str, groups: Sequence[str], score: str | None = None, *,
+                     positive: str | None = None, multiclass: bool = False, gap_group: str | None = None) -> Predictions:
+    """Read and validate a predictions CSV (module docstring); raises IrfairInputError naming the file,
+    the line and what was expected."""
+    file = Path(path)
+    if positive is not None and multiclass:
+        raise IrfairInputError(None, None, "--positive and --multiclass exclude each other: choose one")
+    if not file.exists():
+        raise IrfairInputError(file, None, "predictions file not found")
+    if not file.is_file():
+        raise IrfairInputError(file, None, "is not a file: expected a predictions CSV")
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise IrfairInputError(file, None, f"cannot read it ({exc.strerror or exc})") from None
+    records = _records(file, _decode(file, raw))
+    try:
+        header_line, header = next(records)
+    except StopIteration:
         raise IrfairInputError(file, None, "empty predictions file: expected a CSV with a header line") from None
-    except pd.errors.ParserError as exc:
-        raise IrfairInputError(file, None, f"not a valid CSV ({str(exc).splitlines()[0]})") from None
-    if frame.empty:
+    header = [name.strip() for name in header]
+    for index, name in enumerate(header):
+        if name and header.index(name) != index:
+            raise IrfairInputError(file, header_line, f"column {name!r} appears twice in the header")
+    group_names = list(groups)
+    wanted = [label, prediction, *group_names] + ([score] if score else []) + ([gap_group] if gap_group else [])
+    for column in wanted:
+        if column not in header:
+            hint = "; is it separated by ';' or tabs? irfair reads comma-separated files" if len(header) == 1 and any(
+                sep in header[0] for sep in ";\t") else ""
+            raise IrfairInputError(file, header_line, f"missing column {column!r} (columns: {short(', '.join(header), 200)}){hint}")
+    positions = {name: header.index(name) for name in wanted}
+    values: dict[str, list[str]] = {name: [] for name in positions}
+    lines = []
+    for line, record in records:
+        if len(record) != len(header):
+            raise IrfairInputError(file, line, f"{len(record)} fields where the header has {len(header)}")
+        for name, position in positions.items():
+            value = record[position].strip()
+            if value.lower() in MISSING_MARKERS:
+                raise IrfairInputError(file, line, f"column {name!r}: missing value {short(value)}; every row needs a value")
+            values[name].append(value)
+        lines.append(line)
+    if not lines:
         raise IrfairInputError(file, None, "predictions file has a header but no rows")
-    needed = [label, prediction, *groups] + ([score] if score else [])
-    for column in needed:
-        if column not in frame.columns:
-            raise IrfairInputError(file, 1, f"missing column {column!r} (columns: {', '.join(frame.columns)})")
-    for column in needed:
-        empty = frame[column].str.strip() == ""
-        if empty.any():
-            raise IrfairInputError(file, int(empty.idxmax()) + 2, f"empty value in column {column!r}")
-    if score:
-        numbers = pd.to_numeric(frame[score], errors="coerce")
-        if numbers.isna().any():
-            bad = int(numbers.isna().idxmax())
-            raise IrfairInputError(file, bad + 2, f"score column {score!r} must be numeric, found {frame.loc[bad, score]!r}")
-        frame[score] = numbers
-    return frame
+    line_array = np.asarray(lines)
+    labels, predictions, classes = _classes(file, line_array, label, prediction, values, positive, multiclass)
+    scores = _scores(file, line_array, score, values[score]) if score else None
+    group_columns = {name: values[name] for name in [*group_names, *([gap_group] if gap_group else [])]}
+    return Predictions(str(file), labels, predictions, pd.DataFrame(group_columns), scores, line_array, classes,
+                       None if positive is None else positive.strip())
+
+
+def _classes(file: Path, lines: np.ndarray, label: str, prediction: str, values: dict[str, list[str]],
+             positive: str | None, multiclass: bool) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    labels, predictions = np.asarray(values[label], dtype=object), np.asarray(values[prediction], dtype=object)
+    if positive is not None:
+        wanted = positive.strip()
+        if not wanted or (wanted not in values[label] and wanted not in values[prediction]):
+            raise IrfairInputError(file, None, f"--positive {short(positive)} occurs in neither column {label!r} nor {prediction!r}")
+        negative = f"not {wanted}"
+        return (np.where(labels == wanted, wanted, negative), np.where(predictions == wanted, wanted, negative),
+                [wanted, negative])
+    seen: list[str] = []
+    for row, (y, y_hat) in enumerate(zip(values[label], values[prediction])):
+        for column, value in ((label, y), (prediction, y_hat)):
+            if value in seen:
+                continue
+            if len(seen) == 2 and not multiclass:
+                raise IrfairInputError(file, int(lines[row]), f"column {column!r} holds a third value {short(value)} "
+                                       f"(after {short(seen[0])} and {short(seen[1])}): labels and predictions must "
+                                       "hold two values; map them with --positive VALUE, or use --multiclass")
+            seen.append(value)
+    return labels, predictions, sorted(seen)
+
+
+def _scores(file: Path, lines: np.ndarray, column: str, values: list[str]) -> np.ndarray:
+    scores = np.empty(len(values))
+    for row, value in enumerate(values):
+        try:
+            scores[row] = float(value)
+        except ValueError:
+            raise IrfairInputError(file, int(lines[row]), f"column {column!r}: score {short(value)} is not a number") from None
+        if not math.isfinite(scores[row]):
+            raise IrfairInputError(file, int(lines[row]), f"column {column!r}: score {short(value)} is not finite")
+    return scores
 
 
 def audit_predictions(path: str | Path, label: str, prediction: str, groups: Sequence[str], *, score: str | None = None,
-                      alpha: float = 1.0, gap_group: str | None = None) -> ClassificationAudit:
-    """The ``irfair fairness`` audit of a predictions CSV."""
-    frame = read_predictions(path, label, prediction, groups, score)
-    gap_column = gap_group or groups[0]
-    if gap_column not in frame.columns:
-        raise IrfairInputError(path, 1, f"missing column {gap_column!r}")
-    values = sorted(frame[gap_column].unique())
-    if len(values) != 2:
-        raise IrfairInputError(path, None, f"gaps need a two-valued group column; {gap_column!r} has {len(values)} values "
-                                           f"({', '.join(values[:6])}); choose one with --gap-group")
-    epsilon = bias_amplification(frame, label, prediction, list(groups), alpha=alpha)
-    gaps = statistical_gaps(frame[label].to_numpy(), frame[prediction].to_numpy(), frame[gap_column].to_numpy())
-    scores = frame.groupby(gap_column)[score].mean() if score else None
-    return ClassificationAudit(epsilon, gaps, gap_column, scores, len(frame))
+                      alpha: float = 1.0, gap_group: str | None = None, positive: str | None = None,
+                      multiclass: bool = False, protected_group: str | None = None,
+                      reference_group: str | None = None) -> ClassificationAudit:
+    """The ``irfair fairness`` audit of a predictions CSV: ε of labels and predictions over the group
+    columns (Foulds et al.), and PPR/TPR/FPR gaps rate(protected) − rate(reference) in the two-valued
+    ``gap_group`` column (Chen et al.; female − male by default when the values say so)."""
+    group_names = parse_groups(groups)
+    label, prediction = _column_name("--label", label), _column_name("--prediction", prediction)
+    score = None if score is None else _column_name("--score", score)
+    alpha = parse_alpha(alpha)
+    gap_column = (gap_group.strip() if gap_group else None) or group_names[0]
+    table = read_predictions(path, label, prediction, group_names, score, positive=positive, multiclass=multiclass,
+                             gap_group=gap_column)
+    gap_values = table.groups[gap_column].to_numpy(dtype=object)
+    distinct = sorted(pd.unique(gap_values))
+    if len(distinct) != 2:
+        raise IrfairInputError(path, None, f"gaps need a two-valued group column; {gap_column!r} has {len(distinct)} "
+                                           f"value(s) ({short(', '.join(distinct[:6]), 120)}); choose one with --gap-group")
+    for option, value in (("--protected-group", protected_group), ("--reference-group", reference_group)):
+        if value is not None and value.strip() not in distinct:
+            raise IrfairInputError(path, None, f"{option} {short(value)} is not a value of column {gap_column!r} "
+                                               f"({', '.join(short(v, 40) for v in distinct)})")
+    frame = pd.concat([pd.DataFrame({_LABEL: table.labels, _PREDICTION: table.predictions}), table.groups[group_names]], axis=1)
+    epsilon = bias_amplification(frame, _LABEL, _PREDICTION, group_names, alpha=alpha)
+    gaps = statistical_gaps(table.labels, table.predictions, gap_values, classes=table.classes,
+                            protected_group=None if protected_group is None else protected_group.strip(),
+                            reference_group=None if reference_group is None else reference_group.strip())
+    scores = None
+    if table.scores is not None:
+        scores = pd.Series({value: float(table.scores[gap_values == value].mean()) for value in gaps.groups})
+    return ClassificationAudit(epsilon, gaps, gap_column, scores, len(table.labels), table.classes, table.positive)
+
+
+def _column_name(option: str, name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise IrfairInputError(None, None, f"{option} needs a column name, not {short(name)}")
+    return name.strip()
 
 
 def format_audit(result: ClassificationAudit) -> str:
     """Plain-text tables of a classification audit."""
-    lines = [f"differential fairness ε ({result.n_rows} rows; smoothed as set by --alpha)", result.epsilon.round(4).to_string(), ""]
-    a, b = result.gaps.groups
-    lines.append(f"gaps per class: rate({a}) − rate({b}) in column {result.gap_group!r}")
+    classes = (f"classes {result.positive!r} vs the rest" if result.positive is not None
+               else "classes " + ", ".join(repr(c) for c in result.classes))
+    lines = [f"differential fairness ε ({result.n_rows} rows, {classes}; smoothed as set by --alpha)",
+             result.epsilon.round(4).to_string(), ""]
+    protected, reference = result.gaps.groups
+    lines.append(f"gaps per class in column {result.gap_group!r}: rate({protected}) − rate({reference}), "
+                 f"{result.gaps.direction}")
     lines.append(result.gaps.gaps.round(4).to_string())
     rms = result.gaps.gap_rms
     lines.append("GapRMS: " + ", ".join(f"{m} {v:.4f}" for m, v in rms.items()))

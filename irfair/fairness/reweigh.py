@@ -7,7 +7,9 @@ their combinations with counterfactual data augmentation (RW-CDA, OS-CDA, US-CDA
   label's largest group. Undersampling: within each label, every group is sampled without
   replacement down to the size of the label's smallest group.
 * X-CDA: the statistical method X is applied to the original examples, then every kept example's
-  counterfactual (gender-swapped text, same label, swapped group, same weight) is added.
+  counterfactual (gender-swapped text, same label, swapped group, same weight) is added. These are
+  the combinations of Chen, Ji & Evans (NAACL Findings 2024), so the counterfactuals use that paper's
+  swap list (pronouns and titles, ``swap_list="chen2024"``) unless another is named.
 """
 from __future__ import annotations
 
@@ -16,14 +18,21 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from . import _checks
 from .cda import counterfactual
 
 METHODS = ("RW", "OS", "US", "CDA", "RW-CDA", "OS-CDA", "US-CDA")
 
 
+def _labels_and_groups(labels: Sequence, groups: Sequence) -> pd.DataFrame:
+    y, g = _checks.sequence("labels", labels), _checks.sequence("groups", groups)
+    _checks.same_length(labels=y, groups=g)
+    return pd.DataFrame({"y": y, "g": g})
+
+
 def kamiran_calders_weights(labels: Sequence, groups: Sequence) -> np.ndarray:
     """Weights N_g N_y / (N N_{g,y}) per example, shape (n,)."""
-    frame = pd.DataFrame({"y": list(labels), "g": list(groups)})
+    frame = _labels_and_groups(labels, groups)
     n = len(frame)
     n_g = frame.groupby("g")["y"].transform("size")
     n_y = frame.groupby("y")["g"].transform("size")
@@ -32,8 +41,9 @@ def kamiran_calders_weights(labels: Sequence, groups: Sequence) -> np.ndarray:
 
 
 def _resample(labels: Sequence, groups: Sequence, seed: int, up: bool) -> np.ndarray:
-    rng = np.random.default_rng(seed)
-    frame = pd.DataFrame({"y": list(labels), "g": list(groups)})
+    _checks.number("seed", seed, low=0, integer=True)
+    rng = np.random.default_rng(int(seed))
+    frame = _labels_and_groups(labels, groups)
     chosen = []
     for _, within_label in frame.groupby("y", sort=True):
         cells = [cell.index.to_numpy() for _, cell in within_label.groupby("g", sort=True)]
@@ -58,12 +68,14 @@ def undersample(labels: Sequence, groups: Sequence, seed: int = 0) -> np.ndarray
 
 
 def mitigate(texts: Sequence[str], labels: Sequence, groups: Sequence, method: str, *, seed: int = 0,
-             mode: str = "grammatical") -> pd.DataFrame:
+             mode: str = "grammatical", swap_list: str = "chen2024") -> pd.DataFrame:
     """Training data after ``method`` (one of RW, OS, US, CDA, RW-CDA, OS-CDA, US-CDA): columns text,
     label, group, weight, is_counterfactual, source (index of the original example)."""
     if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}")
-    texts, labels, groups = list(texts), list(labels), list(groups)
+        raise _checks.fail(f"method must be one of {', '.join(METHODS)}, not {_checks.short(method)}")
+    texts = _checks.texts("texts", texts)
+    labels, groups = list(_checks.sequence("labels", labels)), list(_checks.sequence("groups", groups))
+    _checks.same_length(texts=texts, labels=labels, groups=groups)
     statistical = method.split("-")[0]
     index = np.arange(len(texts))
     weights = np.ones(len(texts))
@@ -82,12 +94,12 @@ def mitigate(texts: Sequence[str], labels: Sequence, groups: Sequence, method: s
         "source": index,
     })
     if method.endswith("CDA"):
-        distinct = sorted(set(groups), key=str)
+        distinct = sorted(pd.unique(np.asarray(groups, dtype=object)), key=str)
         if len(distinct) != 2:
-            raise ValueError("CDA needs exactly two groups")
+            raise _checks.fail(f"CDA needs exactly two groups, found {len(distinct)}")
         other = {distinct[0]: distinct[1], distinct[1]: distinct[0]}
         swapped = frame.assign(
-            text=[counterfactual(t, mode) for t in frame["text"]],
+            text=[counterfactual(t, mode, swap_list=swap_list) for t in frame["text"]],
             group=[other[g] for g in frame["group"]],
             is_counterfactual=True,
         )
