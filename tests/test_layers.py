@@ -23,8 +23,8 @@ def test_import_contracts_are_kept():
 
 def test_an_upward_import_breaks_the_contract(tmp_path):
     shutil.copytree(ROOT / "irfair", tmp_path / "irfair", ignore=shutil.ignore_patterns("__pycache__"))
-    trec = tmp_path / "irfair" / "trec.py"
-    trec.write_text(trec.read_text() + "\n\ndef _upward():\n    from .audit import audit\n\n    return audit\n")
+    trec = tmp_path / "irfair" / "trec" / "__init__.py"
+    trec.write_text(trec.read_text() + "\n\ndef _upward():\n    from ..audit import audit\n\n    return audit\n")
     result = _lint(tmp_path)
     assert result.returncode == 1
     assert "2 broken" in result.stdout  # an upward import, and with it a cycle (audit imports trec)

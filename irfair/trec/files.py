@@ -1,0 +1,275 @@
+"""TREC topics, qrels and run files, and the :class:`Topic`/:class:`Run` types they are read into: parsed
+strictly, every bad line reported with file and line.
+
+Ordering of a run: documents are ranked by score (descending), ties broken by document id
+(descending), which is the order trec_eval uses (``comp_sim_docno`` in its ``form_res_rels.c``); the
+rank column is validated but not used, as trec_eval ignores it too.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..atomic import write_text
+from ..errors import IrfairInputError
+
+QUERY_FIELDS = ("title", "desc", "title+desc")
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One TREC topic: its id, title and (possibly empty) description."""
+
+    qid: str
+    title: str
+    description: str = ""
+
+    def text(self, field: str = "title") -> str:
+        """The query text for ``field``: "title", "desc" or "title+desc"."""
+        if field == "title":
+            return self.title
+        if field == "desc":
+            return self.description
+        if field == "title+desc":
+            return f"{self.title} {self.description}".strip()
+        raise ValueError(f"query field must be one of {QUERY_FIELDS}, not {field!r}")
+
+
+Qrels = dict[str, dict[str, int]]
+
+
+@dataclass
+class Run:
+    """A ranked list per query: ``ranking[qid]`` is a list of ``(doc_id, score)``, best first."""
+
+    name: str
+    ranking: dict[str, list[tuple[str, float]]]
+    path: str | None = None
+    tag: str | None = None
+    line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+
+    def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
+        """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
+        docs = [doc for doc, _ in self.ranking.get(qid, [])]
+        return docs if depth is None else docs[:depth]
+
+    def first_line(self, qid: str) -> int | None:
+        """First line of ``qid`` in the run file (None for runs not read from a file)."""
+        lines = [line for (q, _), line in self.line_of.items() if q == qid]
+        return min(lines) if lines else None
+
+    def as_scores(self) -> dict[str, dict[str, float]]:
+        """``{qid: {doc_id: score}}`` as pytrec_eval wants it."""
+        return {qid: dict(hits) for qid, hits in self.ranking.items()}
+
+    @classmethod
+    def from_lists(cls, name: str, lists: Mapping[str, Sequence[str]]) -> Run:
+        """A run from ranked doc-id lists ``{qid: [doc, ...]}`` (scores set to decreasing ranks)."""
+        ranking = {}
+        for qid, docs in lists.items():
+            if len(set(docs)) != len(docs):
+                raise IrfairInputError(None, None, f"run {name!r}: query {qid} lists a document twice")
+            ranking[str(qid)] = [(str(doc), float(len(docs) - i)) for i, doc in enumerate(docs)]
+        return cls(name=name, ranking=ranking)
+
+
+def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
+    """``(doc_id, score)`` pairs in trec_eval's order: score descending, ties by doc id descending."""
+    return sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
+
+
+def _read_lines(path: str | Path, what: str) -> list[str]:
+    file = Path(path)
+    if not file.is_file():
+        raise IrfairInputError(file, None, f"{what} file not found")
+    try:
+        text = file.read_text(encoding="utf-8", errors="strict")
+    except UnicodeDecodeError as exc:
+        line = file.read_bytes()[: exc.start].count(b"\n") + 1
+        raise IrfairInputError(file, line, f"{what} file must be UTF-8 text") from None
+    if not text.strip():
+        raise IrfairInputError(file, None, f"empty {what} file")
+    return text.splitlines()
+
+
+_TAG = re.compile(r"<\s*(/?)\s*(top|num|title|desc|narr)\s*>", re.IGNORECASE)
+_FIELD_PREFIX = {
+    "num": re.compile(r"^\s*number\s*:\s*", re.IGNORECASE),
+    "desc": re.compile(r"^\s*description\s*:\s*", re.IGNORECASE),
+    "narr": re.compile(r"^\s*narrative\s*:\s*", re.IGNORECASE),
+}
+
+
+def read_topics(path: str | Path) -> dict[str, Topic]:
+    """Read TREC topics (``<top><num><title><desc>...``, closing tags optional) or ``qid<TAB>query`` lines.
+
+    Returns ``{qid: Topic}`` in file order. Raises IrfairInputError naming the line of any malformed topic.
+    """
+    lines = _read_lines(path, "topics")
+    if not any("<top" in line.lower() for line in lines):
+        return _read_tsv_topics(path, lines)
+    topics: dict[str, Topic] = {}
+    fields: dict[str, list[str]] | None = None
+    current: str | None = None
+    start_line = 0
+    for lineno, line in enumerate(lines, start=1):
+        pos = 0
+        for match in _TAG.finditer(line):
+            if fields is not None and current is not None:
+                fields[current].append(line[pos : match.start()])
+            closing, tag = match.group(1) == "/", match.group(2).lower()
+            pos = match.end()
+            if tag == "top" and not closing:
+                if fields is not None:
+                    raise IrfairInputError(path, lineno, f"<top> opened before the topic of line {start_line} was closed with </top>")
+                fields, current, start_line = {"num": [], "title": [], "desc": [], "narr": []}, None, lineno
+            elif tag == "top":
+                if fields is None:
+                    raise IrfairInputError(path, lineno, "</top> without a matching <top>")
+                topic = _topic_from_fields(path, start_line, fields)
+                if topic.qid in topics:
+                    raise IrfairInputError(path, start_line, f"topic {topic.qid} appears twice")
+                topics[topic.qid] = topic
+                fields, current = None, None
+            elif fields is None:
+                raise IrfairInputError(path, lineno, f"<{tag}> outside a <top> ... </top> block")
+            else:
+                current = None if closing else tag
+        if fields is not None and current is not None:
+            fields[current].append(line[pos:])
+    if fields is not None:
+        raise IrfairInputError(path, start_line, "topic opened with <top> is never closed with </top>")
+    if not topics:
+        raise IrfairInputError(path, None, "no topics found: expected TREC <top> blocks")
+    return topics
+
+
+def _topic_from_fields(path: str | Path, line: int, fields: dict[str, list[str]]) -> Topic:
+    def clean(name: str) -> str:
+        text = " ".join(" ".join(fields[name]).split())
+        prefix = _FIELD_PREFIX.get(name)
+        return prefix.sub("", text) if prefix else text
+
+    qid = clean("num")
+    if not qid or len(qid.split()) != 1:
+        raise IrfairInputError(path, line, f"topic needs one query id in <num>, found {qid!r}")
+    return Topic(qid=qid, title=clean("title"), description=clean("desc"))
+
+
+def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
+    topics: dict[str, Topic] = {}
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        qid, sep, query = line.partition("\t")
+        if not sep or not qid.strip():
+            raise IrfairInputError(path, lineno, "expected TREC <top> blocks or 'qid<TAB>query' lines")
+        qid = qid.strip()
+        if qid in topics:
+            raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
+        topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
+    return topics
+
+
+def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every non-blank line, each checked to have the named columns (and, with
+    ``trailing``, any text after them, which is dropped)."""
+    expected = len(columns.split())
+    for lineno, line in enumerate(_read_lines(path, what), start=1):
+        parts = line.split()
+        if parts and (len(parts) < expected if trailing else len(parts) != expected):
+            raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}")
+        if parts:
+            yield lineno, parts[:expected]
+
+
+def read_qrels(path: str | Path) -> Qrels:
+    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant).
+
+    Returns ``{qid: {doc_id: grade}}``.
+    """
+    qrels: Qrels = {}
+    for lineno, (qid, _, doc_id, grade_text) in _rows(path, "qrels", "qid iter doc_id grade"):
+        try:
+            grade = int(grade_text)
+        except ValueError:
+            raise IrfairInputError(path, lineno, f"relevance grade must be an integer, found {grade_text!r}") from None
+        judged = qrels.setdefault(qid, {})
+        if doc_id in judged:
+            raise IrfairInputError(path, lineno, f"document {doc_id} judged twice for query {qid}")
+        judged[doc_id] = grade
+    return qrels
+
+
+def read_run(path: str | Path, name: str | None = None) -> Run:
+    """Read a TREC run ``qid Q0 doc_id rank score tag``, validating every line; text after the tag is ignored,
+    as trec_eval ignores it."""
+    ranking: dict[str, list[tuple[str, float]]] = {}
+    line_of: dict[tuple[str, str], int] = {}
+    tag = None
+    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _rows(path, "run", "qid Q0 doc_id rank score tag", trailing=True):
+        try:
+            int(rank_text)
+        except ValueError:
+            raise IrfairInputError(path, lineno, f"rank must be an integer, found {rank_text!r}") from None
+        try:
+            score = float(score_text)
+        except ValueError:
+            raise IrfairInputError(path, lineno, f"score must be a number, found {score_text!r}") from None
+        if not math.isfinite(score):
+            raise IrfairInputError(path, lineno, f"score must be finite, found {score_text!r}")
+        if (qid, doc_id) in line_of:
+            first = line_of[qid, doc_id]
+            raise IrfairInputError(path, lineno, f"document {doc_id} retrieved twice for query {qid} (first at line {first})")
+        line_of[qid, doc_id] = lineno
+        ranking.setdefault(qid, []).append((doc_id, score))
+        tag = tag or line_tag
+    ranking = {qid: trec_eval_order(hits) for qid, hits in ranking.items()}
+    return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag, line_of=line_of)
+
+
+def natural_qid_key(qid: str) -> tuple[int, int, str]:
+    """Sort key ordering numeric query ids numerically, before any other id."""
+    return (0, int(qid), "") if qid.isdigit() else (1, 0, qid)
+
+
+def check_run_queries(run: Run, topics: Mapping[str, Topic], topics_source=None) -> None:
+    """Raise IrfairInputError at the first line of a run query that is not in the topics."""
+    for qid in run.ranking:
+        if qid not in topics:
+            where = f" (see {topics_source})" if isinstance(topics_source, (str, Path)) else ""
+            raise IrfairInputError(run.path or run.name, run.first_line(qid), f"query {qid} is not in the topics{where}")
+
+
+def relevant_docs(qrels: Qrels, qid: str) -> list[tuple[str, int]]:
+    """Relevant ``(doc_id, grade)`` pairs of ``qid``, grade descending then doc id ascending."""
+    judged = qrels.get(qid, {})
+    return sorted(((doc, grade) for doc, grade in judged.items() if grade > 0), key=lambda x: (-x[1], x[0]))
+
+
+def write_run(path: str | Path, run: Run, tag: str | None = None) -> None:
+    """Write ``run`` as a 6-column TREC run file, atomically."""
+    run_tag = tag or run.tag or run.name
+    lines = []
+    for qid, hits in run.ranking.items():
+        for rank, (doc_id, score) in enumerate(hits, start=1):
+            lines.append(f"{qid} Q0 {doc_id} {rank} {score:.6f} {run_tag}")
+    write_text(path, "\n".join(lines) + "\n")
+
+
+def write_qrels(path: str | Path, qrels: Qrels) -> None:
+    """Write ``qrels`` as a TREC qrels file, atomically."""
+    lines = [f"{qid} 0 {doc} {grade}" for qid, judged in qrels.items() for doc, grade in judged.items()]
+    write_text(path, "\n".join(lines) + "\n")
+
+
+def write_topics(path: str | Path, topics: Mapping[str, Topic]) -> None:
+    """Write ``topics`` as TREC topics with title and description, atomically."""
+    blocks = [
+        f"<top>\n<num> Number: {t.qid}\n<title> {t.title}\n<desc> Description:\n{t.description}\n</top>\n"
+        for t in topics.values()
+    ]
+    write_text(path, "\n".join(blocks))
