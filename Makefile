@@ -21,7 +21,7 @@ $(CORE): pyproject.toml Makefile
 $(STAMP): $(CORE)
 	# torch first, pinned to the CPU wheel: pyserini needs torch and must not make pip resolve a CUDA build
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[test,fairness,lucene,neural,dask]'
+	$(BIN)/python -m pip install -q -e '.[test,fairness,lucene,neural,dask,datasets,pyterrier]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -19,7 +19,7 @@ from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
-from ..measures.effectiveness import DEFAULT_MEASURES, evaluate
+from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
 from ..measures.gsr import fit_gsr, paired_gsr_test, relative_gsr
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from .baselines import perfect_run, random_run
@@ -46,18 +46,23 @@ def audit(
     n_bootstrap: int = 1000,
     seed: int = 0,
     random_baseline: bool = True,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: Sequence[object] = DEFAULT_MEASURES,
+    complete: bool = False,
     cache_dir: CacheDir = None,
     progress: bool = False,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
-    ``runs``: run file paths, :class:`Run` objects, or ``{name: {qid: [doc_id, ...]}}``;
-    ``qrels``/``topics``: paths or parsed mappings; ``corpus``: anything :func:`open_corpus` takes;
+    ``runs``: run files, :class:`Run` objects, ``{qid: {doc_id: score}}`` dicts, PyTerrier/ir_measures frames,
+    ``ranx.Run`` objects, one or several (a list, or ``{name: run}``; see :mod:`irfair.trec`);
+    ``qrels``/``topics``: files, ir_datasets ids or parsed shapes; ``corpus``: anything :func:`open_corpus` takes;
+    ``measures``: ir_measures names or objects, or trec_eval names, averaged as trec_eval averages (``complete``:
+    as ``trec_eval -c``, see :mod:`irfair.measures.effectiveness`);
     ``embeddings``: a name, a path or loaded :class:`Embeddings`; ``cache_dir``: a folder, ``None`` for
     the default cache folder (as ``irfair audit``), ``False`` for none. Raises IrfairInputError on bad input.
     """
     _check_options(depth, query_field)
+    labels = measure_labels(measures)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM))
@@ -86,8 +91,15 @@ def audit(
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
 
     perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
-    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, 0.0, None,
-                                    evaluate(Run.from_lists(PERFECT, perfect.lists), qrel_map, measures, qids))}
+    if perfect_gsr.n_queries == 0:
+        reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
+        raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
+                                           "with relevant documents and a query term in the embedding vocabulary")
+
+    def evaluation(run: Run):
+        return evaluate(run, qrel_map, labels, qids, complete=complete)
+
+    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, 0.0, None, evaluation(Run.from_lists(PERFECT, perfect.lists)))}
     entries = [(run.name, "system", system_lists[run.name], run, run.path) for run in run_list]
     if random_lists:
         entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None))
@@ -96,7 +108,7 @@ def audit(
         systems[name] = SystemAudit(
             name=name, kind=kind, gsr=result, relative_gsr=relative_gsr(result.slope, perfect_gsr.slope),
             vs_perfect=paired_gsr_test(result, perfect_gsr, n_bootstrap, seed),
-            evaluation=evaluate(run, qrel_map, measures, qids), source=source,
+            evaluation=evaluation(run), source=source,
         )
 
     counts = {
@@ -107,7 +119,7 @@ def audit(
         "documents_read": len(pool),
         "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(pool)] == 0)) if pool else 0,
     }
-    return AuditResult(systems, emb.name, direction, depth, query_field, counts, tuple(measures))
+    return AuditResult(systems, emb.name, direction, depth, query_field, counts, labels)
 
 
 def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:

@@ -20,7 +20,7 @@ def _fmt(value: float, digits: int = 4) -> str:
 def format_table(result: AuditResult) -> str:
     """The audit as a fixed-width text table (one line per system, perfect and random included)."""
     table = result.table()
-    headers = ["system", "GSR", "95% CI", "rel. GSR", "p vs perf.", "queries", *result.measures]
+    headers = ["system", "GSR", "95% CI", "rel. GSR", "p vs perf.", "queries", "evaluated", *result.measures]
     rows = []
     for name, row in table.iterrows():
         rows.append([
@@ -30,6 +30,7 @@ def format_table(result: AuditResult) -> str:
             "-" if name == PERFECT else _fmt(row["rel. GSR"], 3),
             "-" if name == PERFECT else _fmt(row["p vs perfect"], 3),
             f"{int(row['queries'])}/{int(row['queries'] + row['excluded'])}",
+            str(int(row["evaluated"])),
             *[_fmt(row[m]) for m in result.measures],
         ])
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
@@ -46,6 +47,9 @@ def format_table(result: AuditResult) -> str:
         notes.append("excluded queries: " + "; ".join(f"{n} {reason}" for reason, n in perfect.excluded.items()))
     if math.isfinite(perfect.slope) and abs(perfect.slope) < 1e-12:
         notes.append("relative GSR is n/a: the perfect run's GSR is 0")
+    complete = any(a.evaluation is not None and a.evaluation.complete for a in result.systems.values())
+    notes.append("measures over " + ("every query of the qrels, 0 where the run has none (trec_eval -c)" if complete
+                                     else "the queries both in the run and in the qrels (as trec_eval averages)"))
     counts = result.counts
     notes.append(
         f"documents read {counts.get('documents_read', 0)}, without a measurable term "

@@ -51,6 +51,8 @@ class SystemAudit:
             "excluded": g.excluded,
             "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
             "queries_missing_from_run": None if self.evaluation is None else self.evaluation.n_missing,
+            "n_evaluated": None if self.evaluation is None else self.evaluation.n_queries,
+            "evaluation_complete": None if self.evaluation is None else self.evaluation.complete,
         }
 
 
@@ -75,7 +77,8 @@ class AuditResult:
         return self.systems[PERFECT]
 
     def table(self) -> pd.DataFrame:
-        """One row per system: GSR, CI, relative GSR, paired p vs perfect, r, queries used, measures."""
+        """One row per system: GSR, CI, relative GSR, paired p vs perfect, r, queries used (and excluded) by GSR,
+        queries evaluated by the measures (trec_eval's ``num_q``), measures."""
         rows = []
         for audit in self.systems.values():
             g = audit.gsr
@@ -89,6 +92,7 @@ class AuditResult:
                 "r": g.r,
                 "queries": g.n_queries,
                 "excluded": g.n_excluded,
+                "evaluated": audit.evaluation.n_queries if audit.evaluation else 0,
             }
             for measure in self.measures:
                 row[measure] = audit.evaluation.means[measure] if audit.evaluation else float("nan")

@@ -1,14 +1,26 @@
-"""Effectiveness through pytrec_eval: MAP, nDCG@100, P@10 or any trec_eval measure, per query and mean.
+"""Effectiveness through ir_measures (with pytrec_eval, trec_eval's own code, as the provider of every measure
+it supports), averaged exactly as trec_eval averages.
 
-Queries evaluated: every query of the qrels with at least one relevant document (and, when a query
-set is given, only those). A query missing from the run scores 0 on every measure (as
-``trec_eval -c``) and is counted in ``EvaluationResult.n_missing``.
+Queries that count (trec_eval 9 and 10, ``trec_eval.c`` and ``meas_avg.c``):
+
+* by default every query that is both in the qrels and in the run, including a judged query with no
+  relevant document (it scores 0); a query of the qrels that the run lacks is left out, and so is a
+  query of the run that the qrels lack;
+* with ``complete=True`` (``trec_eval -c``) every query of the qrels: those the run lacks score the
+  measure's default, 0.
+
+``qids`` restricts both to a query set (an audit's topics). The value over all queries is each measure's
+own aggregate, as trec_eval's ``all`` line: the mean, or the sum for counts (NumRet, NumRel, NumQ).
+
+Measures: any ir_measures name or object (``nDCG@10``, ``RR@10``, ``P(rel=2)@10``, ``Judged@10``,
+``NumRet``; names are matched ignoring case), a trec_eval name (``map``, ``ndcg_cut.10``, ``P_10``,
+``recip_rank``), or ``MAP``/``MRR``. Each keeps the label it was given as its column name.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -18,72 +30,132 @@ from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
 
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
+MEASURE_HELP = ("an ir_measures name (AP, nDCG@10, P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...) "
+                "or a trec_eval name (map, ndcg_cut.10, P_10, recip_rank)")
 
-_CUTOFF = {"ndcg": "ndcg_cut", "p": "P", "r": "recall", "recall": "recall", "ap": "map_cut", "map": "map_cut", "success": "success"}
-_PLAIN = {"map": "map", "ap": "map", "ndcg": "ndcg", "rr": "recip_rank", "mrr": "recip_rank", "rprec": "Rprec", "bpref": "bpref"}
+
+def parse_measures(measures: str | object | Iterable[str | object]) -> dict[str, object]:
+    """``{label: ir_measures measure}`` for measure names or ir_measures objects, in the order given.
+
+    A trec_eval name may stand for several measures (``P.5,10``); they are labelled as ir_measures prints
+    them. Raises IrfairInputError for an unknown name or one no installed provider computes.
+    """
+    import ir_measures
+
+    items = [measures] if isinstance(measures, str) or not isinstance(measures, Iterable) else list(measures)
+    if not items:
+        raise IrfairInputError(None, None, f"no measure given: use {MEASURE_HELP}")
+    parsed: dict[str, object] = {}
+    for item in items:
+        if isinstance(item, str):
+            pairs = _parse_name(item.strip())
+        elif isinstance(item, ir_measures.measures.Measure):
+            pairs = [(str(item), item)]
+        else:
+            raise IrfairInputError(None, None, f"a measure must be a name or an ir_measures measure, not {type(item).__name__}")
+        for label, measure in pairs:
+            if not ir_measures.DefaultPipeline.supports(measure):
+                raise IrfairInputError(None, None, f"no installed ir_measures provider computes {label!r}")
+            parsed.setdefault(label, measure)
+    return parsed
 
 
-def pytrec_measure(name: str) -> tuple[str, str]:
-    """``(pytrec_eval measure to request, key in its output)`` for a name such as ``nDCG@100``,
-    ``P@10``, ``MAP``, ``RR`` or a raw trec_eval name (``ndcg_cut.100``, ``P_10``)."""
-    import pytrec_eval
+def _parse_name(name: str) -> list[tuple[str, object]]:
+    import ir_measures
 
-    match = re.fullmatch(r"([A-Za-z]+)@(\d+)", name)
-    if match:
-        family = _CUTOFF.get(match.group(1).lower())
-        if family is None:
-            raise IrfairInputError(None, None, f"unknown measure {name!r}")
-        return f"{family}.{match.group(2)}", f"{family}_{match.group(2)}"
-    if name.lower() in _PLAIN:
-        measure = _PLAIN[name.lower()]
-        return measure, measure
-    raw = re.fullmatch(r"([A-Za-z_0-9]+?)[._](\d+)", name)
-    if raw and raw.group(1) in pytrec_eval.supported_measures:
-        return f"{raw.group(1)}.{raw.group(2)}", f"{raw.group(1)}_{raw.group(2)}"
-    if name in pytrec_eval.supported_measures:
-        return name, name
-    raise IrfairInputError(None, None, f"unknown measure {name!r}: use MAP, nDCG@k, P@k, R@k, RR or a trec_eval name")
+    try:
+        return [(name, ir_measures.parse_measure(_canonical_case(name)))]
+    except (NameError, ValueError, SyntaxError, TypeError, AttributeError):
+        pass
+    try:
+        found = ir_measures.parse_trec_measure(name)
+    except (NameError, ValueError, SyntaxError, TypeError, AttributeError, KeyError):
+        raise IrfairInputError(None, None, f"unknown measure {name!r}: use {MEASURE_HELP}") from None
+    return [(name, found[0])] if len(found) == 1 else [(str(m), m) for m in found]
+
+
+def _canonical_case(name: str) -> str:
+    """``ndcg@10`` → ``nDCG@10``: the measure's name as ir_measures registers it (names are matched ignoring case)."""
+    from ir_measures.measures import registry
+
+    match = re.match(r"[A-Za-z_]+", name)
+    if not match or match.group(0) in registry:
+        return name
+    spelled = {key.lower(): key for key in registry}.get(match.group(0).lower())
+    return name if spelled is None else spelled + name[match.end():]
 
 
 @dataclass(frozen=True)
 class EvaluationResult:
-    """Per-query values (DataFrame indexed by qid, one column per measure) and their means."""
+    """Per-query values (DataFrame indexed by qid, one column per measure label, one row per evaluated
+    query), their aggregate over those queries (``means``) and the counts behind them."""
 
     system: str
     per_query: pd.DataFrame
+    means: dict[str, float]
     n_missing: int
+    complete: bool = False
+    measures: dict[str, object] = field(default_factory=dict, repr=False)
 
     @property
-    def means(self) -> dict[str, float]:
-        """Mean of each measure over the evaluated queries."""
-        return {column: float(self.per_query[column].mean()) for column in self.per_query.columns}
+    def n_queries(self) -> int:
+        """Number of queries evaluated (trec_eval's ``num_q``)."""
+        return len(self.per_query)
 
 
-def evaluated_queries(qrels: Qrels, qids: Iterable[str] | None = None) -> list[str]:
-    """Queries with at least one relevant document (restricted to ``qids`` when given), sorted."""
-    allowed = None if qids is None else set(qids)
-    return sorted(
-        (qid for qid, judged in qrels.items() if any(g > 0 for g in judged.values()) and (allowed is None or qid in allowed)),
-        key=natural_qid_key,
-    )
+def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_MEASURES, qids: Iterable[str] | None = None,
+             complete: bool = False) -> EvaluationResult:
+    """Evaluate ``run`` against ``qrels`` over the queries trec_eval would count (``complete`` = ``-c``).
+
+    ``n_missing`` counts the queries of the qrels (within ``qids``) that the run lacks: left out by default,
+    scored 0 with ``complete``.
+    """
+    import ir_measures
+
+    parsed = parse_measures(measures)
+    allowed = None if qids is None else {str(q) for q in qids}
+    judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
+    retrieved = {qid: dict(hits) for qid, hits in run.ranking.items() if hits and qid in judged}
+    queries = sorted(judged if complete else retrieved, key=natural_qid_key)
+    labels_of: dict[object, list[str]] = {}
+    for label, measure in parsed.items():
+        labels_of.setdefault(measure, []).append(label)
+    values: dict[str, dict[str, float]] = {label: {} for label in parsed}
+    if queries:
+        evaluator = ir_measures.evaluator(list(labels_of), {qid: judged[qid] for qid in queries})
+        for metric in evaluator.iter_calc(retrieved):
+            for label in labels_of[metric.measure]:
+                values[label][metric.query_id] = float(metric.value)
+    table = pd.DataFrame({label: [values[label].get(qid, float(parsed[label].DEFAULT)) for qid in queries] for label in parsed},
+                         index=pd.Index(queries, name="qid"), dtype=float)
+    means = {label: _aggregate(parsed[label], table[label]) for label in parsed}
+    return EvaluationResult(run.name, table, means, n_missing=sum(qid not in retrieved for qid in judged),
+                            complete=complete, measures=parsed)
 
 
-def evaluate(run: Run, qrels: Qrels, measures: Sequence[str] = DEFAULT_MEASURES, qids: Iterable[str] | None = None) -> EvaluationResult:
-    """Evaluate ``run`` against ``qrels``; one column per measure name, one row per evaluated query."""
-    import pytrec_eval
+def _aggregate(measure, values: pd.Series) -> float:
+    if values.empty:
+        return float("nan")
+    aggregator = measure.aggregator()
+    for value in values:
+        aggregator.add(value)
+    return float(aggregator.result())
 
-    queries = evaluated_queries(qrels, qids)
-    requested = {name: pytrec_measure(name) for name in measures}
-    evaluator = pytrec_eval.RelevanceEvaluator(
-        {qid: qrels[qid] for qid in queries}, {measure for measure, _ in requested.values()}
-    )
-    scores = {qid: hits for qid, hits in run.as_scores().items() if qid in set(queries) and hits}
-    results = evaluator.evaluate(scores)
-    table = pd.DataFrame(
-        {name: [results.get(qid, {}).get(key, 0.0) for qid in queries] for name, (_, key) in requested.items()},
-        index=pd.Index(queries, name="qid"),
-    )
-    return EvaluationResult(system=run.name, per_query=table, n_missing=sum(qid not in scores for qid in queries))
+
+def trec_eval_lines(result: EvaluationResult, per_query: bool = True) -> list[str]:
+    """The evaluation as ``trec_eval -q`` prints it: ``label<TAB>qid<TAB>value`` per query (when ``per_query``),
+    then ``runid``, ``num_q`` and every measure over ``all``; values with 4 decimals, counts as integers."""
+    def line(label: str, qid: str, value: float) -> str:
+        count = result.measures[label].NAME.startswith("Num") and float(value).is_integer()
+        return f"{label:<22}\t{qid}\t{int(value) if count else f'{value:6.4f}'}"
+
+    lines = []
+    if per_query:
+        for qid, row in result.per_query.iterrows():
+            lines += [line(label, str(qid), row[label]) for label in result.per_query.columns]
+    lines += [f"{'runid':<22}\tall\t{result.system}", f"{'num_q':<22}\tall\t{result.n_queries}"]
+    lines += [line(label, "all", value) for label, value in result.means.items()]
+    return lines
 
 
 def paired_t_test(a: EvaluationResult, b: EvaluationResult, measure: str) -> tuple[float, float]:
@@ -95,3 +167,8 @@ def paired_t_test(a: EvaluationResult, b: EvaluationResult, measure: str) -> tup
         return 0.0, 1.0
     result = stats.ttest_rel(x, y)
     return float(result.statistic), float(result.pvalue)
+
+
+def measure_labels(measures: Mapping[str, object] | Sequence[str | object]) -> tuple[str, ...]:
+    """The column labels of ``measures`` (names or ir_measures objects), as :func:`evaluate` names them."""
+    return tuple(measures if isinstance(measures, Mapping) else parse_measures(measures))
