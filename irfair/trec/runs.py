@@ -24,7 +24,7 @@ def as_runs(runs, reserved: Sequence[str] = ()) -> list[Run]:
     repeated name, or one in ``reserved``, gets ``-2``, ``-3``, ... The arguments are never changed.
     """
     loaded = [_one_run(name, obj) for name, obj in _named(runs)]
-    empty = next((run for run in loaded if not run.ranking), None)
+    empty = next((run for run in loaded if not any(run.ranking.values())), None)
     if empty is not None:
         raise IrfairInputError(empty.path or f"run {empty.name!r}", None, "the run retrieves no document")
     seen: dict[str, int] = {}
@@ -62,6 +62,10 @@ def _mapping_kind(obj: Mapping) -> str | None:
     values = list(obj.values())
     if not values:
         raise IrfairInputError(None, None, "empty run: no queries")
+    unordered = next((qid for qid, v in obj.items() if isinstance(v, (set, frozenset))), None)
+    if unordered is not None:
+        raise IrfairInputError(None, None, f"query {unordered}: a set of documents has no ranking; "
+                                           "give a list (best first) or {doc_id: score}")
     if all(isinstance(v, Mapping) for v in values):
         return "scores" if all(is_number(x) for v in values for x in v.values()) else None
     if all(is_doc_list(v) for v in values):
@@ -85,10 +89,6 @@ def _one_run(name: str | None, obj) -> Run:
             return run_from_scores(label, obj)
         if kind == "lists":
             return Run.from_lists(label, obj)
-        unordered = next((q for q, v in obj.items() if isinstance(v, (set, frozenset))), None)
-        if unordered is not None:
-            raise IrfairInputError(f"run {label!r}", None, f"query {unordered}: a set of documents has no ranking; "
-                                                           "give a list (best first) or {doc_id: score}")
     if isinstance(obj, list) and obj and all(is_record(item, "score") for item in obj):
         return _run_from_records(label, obj)
     raise IrfairInputError(f"run {label!r}", None, f"cannot read a run from {type(obj).__name__}: expected {SHAPES}")

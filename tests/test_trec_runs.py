@@ -1,0 +1,122 @@
+"""Runs from every shape users hold them in rank the same way: by score, ties by doc id descending (trec_eval)."""
+import itertools
+import random
+from pathlib import Path
+
+import ir_measures
+import pandas as pd
+import pytest
+
+from irfair.errors import IrfairInputError
+from irfair.trec import Run, as_runs, read_qrels, read_run, run_from_scores, write_run
+
+ROOT = Path(__file__).resolve().parents[1]
+TREC_EVAL = Path(__file__).parent / "data" / "trec_eval"
+
+
+def test_dict_of_scores_is_ranked_by_score_with_trec_evals_tie_rule_in_any_insertion_order():
+    """b (2.0) first; a and c tie at 1.0 and trec_eval breaks ties by doc id descending (strcmp): c before a."""
+    hits = [("a", 1.0), ("b", 2.0), ("c", 1.0)]
+    for order in itertools.permutations(hits):
+        (run,) = as_runs({"1": dict(order)})
+        assert run.doc_ids("1") == ["b", "c", "a"] and run.name == "run"
+
+
+def test_the_issues_ascending_insertion_is_not_read_as_a_ranking():
+    (run,) = as_runs({"q": {"worst": 0.1, "middle": 0.5, "best": 0.9}})
+    assert run.doc_ids("q") == ["best", "middle", "worst"]
+
+
+def test_trec_eval_test_run_order_equals_pytrec_evals(tmp_path):
+    """results.test lists documents in no particular order (ranks scattered); read by score it gives the order
+    trec_eval evaluates, so P@k of every k agrees with pytrec_eval's (which sorts by itself)."""
+    run = read_run(TREC_EVAL / "results.test")
+    first = (TREC_EVAL / "results.test").read_text().split()[2]
+    assert run.doc_ids("301")[0] != first
+    scores = [score for _, score in run.ranking["301"]]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_pyterrier_frame_is_the_same_run():
+    """A PyTerrier result frame (qid, docid, docno, rank from 0, score, query), rows in any order."""
+    scores = {"1": {"d1": 3.0, "d2": 2.0, "d3": 2.0}, "2": {"d9": 1.5}}
+    rows = [{"qid": q, "docid": i, "docno": d, "score": s, "query": "x"}
+            for q, docs in scores.items() for i, (d, s) in enumerate(docs.items())]
+    frame = pd.DataFrame(rows)
+    frame["rank"] = frame.groupby("qid")["score"].rank(ascending=False, method="first").astype(int) - 1
+    (from_frame,) = as_runs(frame.sample(frac=1, random_state=3))
+    assert from_frame.ranking == run_from_scores("run", scores).ranking
+    assert from_frame.doc_ids("1") == ["d1", "d3", "d2"]
+
+
+def test_ir_measures_frame_and_records():
+    frame = pd.DataFrame({"query_id": ["1", "1"], "doc_id": ["a", "b"], "score": [1.0, 2.0]})
+    records = [ir_measures.ScoredDoc("1", "a", 1.0), ir_measures.ScoredDoc("1", "b", 2.0)]
+    assert as_runs(frame)[0].doc_ids("1") == as_runs(records)[0].doc_ids("1") == ["b", "a"]
+
+
+@pytest.mark.parametrize(("runs", "message"), [
+    ({"1": {"a", "b"}}, "a set of documents has no ranking"),
+    (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], "score": [1.0, 2.0], "rank": [0, 1]}), "the rank and score columns disagree"),
+    (pd.DataFrame({"qid": ["1"], "docno": ["a"], "doc_id": ["b"], "score": [1.0]}), "columns 'docno' and 'doc_id' disagree"),
+    (pd.DataFrame({"qid": ["1"], "docno": ["a"], "rank": [0]}), "expected a 'score' column"),
+    (pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "a"], "score": [1.0, 2.0]}), "row 1: document a appears twice"),
+    (pd.DataFrame({"query": ["x"], "docno": ["a"], "score": [1.0]}), "expected a column 'qid' or 'query_id'"),
+    ({"1": {"a": float("nan")}}, "score must be a finite number"),
+    ({"1": {"a": "high"}}, "cannot read a run from dict"),
+    (Run("r", {"1": [("a", 1.0), ("b", 2.0)]}), "a Run lists documents by score"),
+    ({"1": []}, "the run retrieves no document"),
+    ([], "no runs given"),
+    (42, "cannot read a run from int"),
+])
+def test_ambiguous_or_unordered_runs_are_errors(runs, message):
+    with pytest.raises(IrfairInputError, match=message):
+        as_runs(runs)
+
+
+def test_run_objects_ties_put_in_trec_eval_order_and_names_made_unique(tmp_path):
+    mine = Run("mine", {"1": [("a", 1.0), ("b", 1.0)]})
+    path = tmp_path / "mine.run"
+    write_run(path, Run("mine", {"1": [("x", 1.0)]}))
+    runs = as_runs([mine, {"1": ["z", "y"]}, {"1": {"q": 1.0}}, path], reserved=("perfect",))
+    assert [r.name for r in runs] == ["mine", "run", "run-2", "mine-2"]
+    assert runs[0].doc_ids("1") == ["b", "a"] and mine.doc_ids("1") == ["a", "b"]  # the argument is not changed
+    assert runs[1].doc_ids("1") == ["z", "y"]  # an explicit list keeps its order
+    named = as_runs({"perfect": {"1": ["a"]}, "bm25": {"1": {"a": 2.0}}}, reserved=("perfect",))
+    assert [r.name for r in named] == ["perfect-2", "bm25"]
+
+
+@pytest.mark.slow
+def test_one_bm25_run_in_every_shape_gives_identical_gsr_and_measures(shared_data, tmp_path, w2v):
+    """Vaswani BM25 (runs/vaswani/bm25.run, top 100 per query) as a TREC file, a dict inserted worst first, a
+    shuffled dict, a shuffled PyTerrier frame and a ranx.Run: one GSR and the same value of every measure, which
+    ir_measures.calc_aggregate computes alike on the same run."""
+    import ranx
+
+    from irfair.audit import audit
+
+    full = read_run(ROOT / "runs" / "vaswani" / "bm25.run")
+    top = Run("bm25", {q: hits[:100] for q, hits in full.ranking.items()})
+    path = tmp_path / "bm25.run"
+    write_run(path, top)
+    scores = {q: dict(hits) for q, hits in top.ranking.items()}
+    worst_first = {q: dict(sorted(docs.items(), key=lambda h: h[1])) for q, docs in scores.items()}
+    rng = random.Random(0)
+    shuffled = {q: dict(rng.sample(list(docs.items()), len(docs))) for q, docs in reversed(scores.items())}
+    frame = pd.DataFrame([{"qid": q, "docno": d, "score": s, "rank": r} for q, hits in top.ranking.items()
+                          for r, (d, s) in enumerate(hits)]).sample(frac=1, random_state=1)
+    shapes = {"file": path, "worst_first": worst_first, "shuffled": shuffled, "frame": frame, "ranx": ranx.Run(scores, name="x")}
+    measures = [ir_measures.AP, ir_measures.nDCG @ 100, ir_measures.P @ 10, ir_measures.RR, ir_measures.R @ 100,
+                ir_measures.Judged @ 10, ir_measures.Bpref, ir_measures.NumRet, ir_measures.P(rel=1) @ 5]
+    folder = shared_data / "vaswani"
+    result = audit(shapes, folder / "qrels", folder / "query-text.trec", folder / "corpus", w2v, n_bootstrap=0,
+                   random_baseline=False, measures=measures)
+    table = result.table()
+    reference = table.loc["file"]
+    assert reference["queries"] > 20 and 0.2 < reference["AP"] < 0.35
+    for name in shapes:
+        assert table.loc[name].equals(reference), name
+        assert result[name].gsr.per_query["list_genderedness"].equals(result["file"].gsr.per_query["list_genderedness"]), name
+    ir_frame = frame.rename(columns={"qid": "query_id", "docno": "doc_id"})
+    theirs = ir_measures.calc_aggregate(measures, read_qrels(folder / "qrels"), ir_frame)
+    assert result["frame"].evaluation.means == pytest.approx({str(m): theirs[m] for m in measures}, abs=1e-12)
