@@ -56,7 +56,7 @@ def dataset_records(identifier: str, what: str) -> list:
         raise IrfairInputError(identifier, None, f"reading its {what} needs a package ir_datasets lacks: {_first_line(exc)}") from None
     except (OSError, RuntimeError) as exc:
         handler = getattr(dataset, f"{kind}_handler")()
-        raise IrfairInputError(identifier, None, f"ir_datasets could not read its {what} ({_first_line(exc)}); "
+        raise IrfairInputError(identifier, None, f"ir_datasets could not read its {what} ({_reason(exc)}); "
                                                  f"{_placement(handler)}") from None
 
 
@@ -69,6 +69,16 @@ def _quiet() -> Iterator[None]:
         yield
     finally:
         logging.disable(previous)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a read failed, in a few words: the last download error when every source failed."""
+    attempts = exc.args[1] if len(exc.args) == 2 and isinstance(exc.args[1], list) and exc.args[1] else None
+    if attempts and isinstance(attempts[-1], tuple):
+        exc = attempts[-1][-1]
+    if type(exc).__module__.startswith(("requests", "urllib3")) or isinstance(exc, ConnectionError):
+        return f"download failed, {type(exc).__name__}: offline?"
+    return f"{type(exc).__name__}: {_first_line(exc)}"
 
 
 def _first_line(exc: BaseException) -> str:
