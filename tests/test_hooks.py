@@ -1,8 +1,14 @@
+import os
+import re
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
 from irfair.audit import audit
+from irfair.errors import IrfairInputError
 from irfair.hooks import AuditingSearcher, audit_lists
 from irfair.toy import toy_direct
 
@@ -21,7 +27,7 @@ class ToySearcher:
         self.by_text = {t.title: q for q, t in toy.topics.items()}
 
     def search(self, q, k=10):
-        docs = self.toy.runs["S"].doc_ids(self.by_text[q])
+        docs = self.toy.runs["S"].doc_ids(self.by_text[" ".join(q.split()).lower()])
         return [Hit(d, 1.0 / (i + 1)) for i, d in enumerate(docs[:k])]
 
     def batch_search(self, queries, qids, k=10, threads=1):
@@ -50,7 +56,33 @@ def test_unmatched_queries_are_counted_and_explicit_qid_wins(w2v):
     searcher = AuditingSearcher(ToySearcher(toy), qrels=toy.qrels, corpus=toy.docs)
     searcher.search("nurse", 5)
     searcher.search("nurse", 5, qid="9")
-    assert searcher.unmatched == 1 and set(searcher.recorded) == {"adhoc-1", "9"}
+    assert searcher.unmatched == 1 and searcher.unmatched_queries == ["nurse"] and set(searcher.recorded) == {"9"}
+
+
+def test_topics_match_ignoring_case_and_whitespace_and_unmatched_searches_are_reported(w2v):
+    """The issue's Vaswani case: searches in another case (here upper case, padded) still match their topics;
+    a search whose text is no topic's is counted, left out of the audit and reported."""
+    toy = toy_direct()
+    topics = {qid: t for qid, t in toy.topics.items() if t.title != "typist"}
+    searcher = AuditingSearcher(ToySearcher(toy), qrels=toy.qrels, topics=topics, corpus=toy.docs)
+    for topic in toy.topics.values():
+        searcher.search(f"  {topic.title.upper()} ", 10)
+    assert searcher.unmatched == 1 and searcher.unmatched_queries == ["  TYPIST "] and set(searcher.recorded) == set(topics)
+    with pytest.warns(UserWarning, match="1 of 20 searches matched no topic and are left out of the audit"):
+        result = searcher.audit(embeddings=w2v, n_bootstrap=0)
+    assert result.counts["searches"] == 20 and result.counts["searches_unmatched"] == 1
+    assert result["searcher"].gsr.n_queries + result["searcher"].gsr.n_excluded == 19
+
+
+def test_an_audit_with_no_usable_search_is_an_error_not_nan(w2v):
+    toy = toy_direct()
+    searcher = AuditingSearcher(ToySearcher(toy), qrels=toy.qrels, topics={"x": "chemist"}, corpus=toy.docs)
+    for topic in toy.topics.values():
+        searcher.search(topic.title, 10)
+    with pytest.raises(IrfairInputError, match="no usable search: of 20 searches, 20 matched no topic"):
+        searcher.audit(embeddings=w2v)
+    with pytest.raises(IrfairInputError, match="no usable query among the 1 topics"):
+        audit({"s": {"x": ["nurse-man"]}}, {"x": {"nurse-man": 0}}, {"x": "nurse"}, toy.docs, w2v)
 
 
 def test_audit_lists(w2v):
@@ -79,3 +111,23 @@ def test_real_lucene_searcher_wrapped(shared_data, tmp_path, w2v):
         searcher.search(topic.title, 20)
     result = searcher.audit(embeddings=w2v, n_bootstrap=0)  # documents read back from the index
     assert result["searcher"].gsr.n_queries == 79 and searcher.unmatched == 0
+
+
+@pytest.mark.slow
+def test_readme_hook_example_runs_as_written_with_the_systems_java_17(tmp_path):
+    """The README's pyserini example (index → searcher → hooked searches → audit) in a fresh process, with the
+    system's Java (Debian's 17 here) first on PATH and in JAVA_HOME, as a user would have it."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme[readme.index("## Audit a pyserini pipeline"):]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    env = dict(os.environ, IRFAIR_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    java = Path("/usr/bin/java").resolve()
+    if java.is_file():
+        env.update(JAVA_HOME=str(java.parents[1]), PATH=f"{java.parent}:{env['PATH']}")
+    completed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    lines = completed.stdout.splitlines()
+    assert lines[-1] == "20 searches, 0 unmatched"
+    searcher = next(line.split() for line in lines if line.startswith("searcher"))
+    assert [float(x) for x in searcher[2:]] == [12, 20, 1.0, 0.2]  # GSR queries, evaluated, MAP, P@10 (2 hits, both relevant)
+    assert abs(float(searcher[1])) < 1e-3  # both documents of every job: balanced like the perfect run
