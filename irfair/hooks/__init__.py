@@ -1,4 +1,16 @@
-"""Integrations with retrieval pipelines."""
-from .pyserini import AuditingSearcher, audit_lists
+"""Integrations with retrieval pipelines: :mod:`.pyserini` (``AuditingSearcher``; importing it prepares Java 21
+for pyserini) and :mod:`.pyterrier` (extra ``pyterrier``). Each is imported on first use, so importing one
+never touches the other's Java."""
+from __future__ import annotations
 
-__all__ = ["AuditingSearcher", "audit_lists"]
+import importlib
+
+_EXPORTS = {"AuditingSearcher": ".pyserini", "audit_lists": ".pyserini", "Genderedness": ".pyterrier", "gsr_experiment": ".pyterrier"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name], __name__), name)

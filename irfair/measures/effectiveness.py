@@ -88,14 +88,19 @@ def _canonical_case(name: str) -> str:
 @dataclass(frozen=True)
 class EvaluationResult:
     """Per-query values (DataFrame indexed by qid, one column per measure label, one row per evaluated
-    query), their aggregate over those queries (``means``) and the counts behind them."""
+    query), their aggregate over those queries (``means``; the column means when not given) and the counts
+    behind them."""
 
     system: str
     per_query: pd.DataFrame
-    means: dict[str, float]
     n_missing: int
+    means: dict[str, float] = field(default_factory=dict)
     complete: bool = False
     measures: dict[str, object] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.means:
+            object.__setattr__(self, "means", {c: float(self.per_query[c].mean()) for c in self.per_query.columns})
 
     @property
     def n_queries(self) -> int:
@@ -129,7 +134,7 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     table = pd.DataFrame({label: [values[label].get(qid, float(parsed[label].DEFAULT)) for qid in queries] for label in parsed},
                          index=pd.Index(queries, name="qid"), dtype=float)
     means = {label: _aggregate(parsed[label], table[label]) for label in parsed}
-    return EvaluationResult(run.name, table, means, n_missing=sum(qid not in retrieved for qid in judged),
+    return EvaluationResult(run.name, table, n_missing=sum(qid not in retrieved for qid in judged), means=means,
                             complete=complete, measures=parsed)
 
 
@@ -146,7 +151,7 @@ def trec_eval_lines(result: EvaluationResult, per_query: bool = True) -> list[st
     """The evaluation as ``trec_eval -q`` prints it: ``label<TAB>qid<TAB>value`` per query (when ``per_query``),
     then ``runid``, ``num_q`` and every measure over ``all``; values with 4 decimals, counts as integers."""
     def line(label: str, qid: str, value: float) -> str:
-        count = result.measures[label].NAME.startswith("Num") and float(value).is_integer()
+        count = getattr(result.measures.get(label), "NAME", "").startswith("Num") and float(value).is_integer()
         return f"{label:<22}\t{qid}\t{int(value) if count else f'{value:6.4f}'}"
 
     lines = []
