@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
@@ -60,6 +61,7 @@ def parse_measures(measures: str | object | Iterable[str | object]) -> dict[str,
     return parsed
 
 
+@lru_cache(maxsize=256)
 def _parse_name(name: str) -> list[tuple[str, object]]:
     import ir_measures
 
