@@ -18,6 +18,7 @@ def _tree(root):
         "LATIMES/LA010189": latimes("LA010189-0001", "mother", ["she raised her daughter"]).encode(),
         "FR94/01/FR940104.0Z": compress_z(b"<DOC>\n<DOCNO> FR940104-0-00001 </DOCNO>\n<TEXT>\nrule\n</TEXT>\n</DOC>\n"),
         "FR94/readfrcg": b"read me\n",
+        "FBIS/FBISDTD": b"<!ELEMENT DOC - - (DOCNO, TEXT)>\n",  # matched by FB*, holds no document
         "CR/HFILES/CR93H1": b"<DOC>\n<DOCNO> CR93H-1 </DOCNO>\n<TEXT>\nsenator\n</TEXT>\n</DOC>\n",
         "CR93H2.Z": compress_z(b"<DOC>\n<DOCNO> CR93H-2 </DOCNO>\n<TEXT>\nsenator\n</TEXT>\n</DOC>\n"),
     }
@@ -33,7 +34,7 @@ def test_layout_by_ir_datasets_globs(tmp_path):
         "FR94", None, "FT", None, "LATIMES", None]
     _tree(tmp_path)
     files = disks45_files(tmp_path)
-    assert [p.name for p in files.robust04] == ["FB396001.Z", "FR940104.0Z", "ft911_1.gz", "LA010189"]
+    assert [p.name for p in files.robust04] == ["FBISDTD", "FB396001.Z", "FR940104.0Z", "ft911_1.gz", "LA010189"]  # by name
     assert [p.name for p in files.congressional_record] == ["CR93H1", "CR93H2.Z"]
     assert [p.name for p in files.other] == ["readfrcg"]
     assert disks45_files(tmp_path / "CR") is None
@@ -44,7 +45,7 @@ def test_folder_leaves_out_the_congressional_record_in_one_line(tmp_path, capsys
     corpus = open_corpus(tmp_path)
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "reading 4 files" in err[0] and "leaving out 2 Congressional Record files" in err[0]
-    assert "1 other files (e.g. readfrcg)" in err[0]
+    assert "2 other files (e.g. FBISDTD)" in err[0]
     docs = dict(corpus.iter_docs())
     assert isinstance(corpus, TrecCorpus) and sorted(docs) == ["FBIS3-1", "FR940104-0-00001", "FT911-1", "LA010189-0001"]
     assert "actress" in tokenize(docs["FBIS3-1"]) and "mkladate" in tokenize(docs["LA010189-0001"])

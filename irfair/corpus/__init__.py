@@ -31,6 +31,9 @@ _JSONL_ENDINGS = (".jsonl", ".jsonl.gz", ".jsonl.z")
 def _open_folder(path: Path) -> Corpus:
     disks45 = disks45_files(path)
     if disks45 is not None:
+        not_sgml = {p for p in disks45.robust04 if not is_trec_file(p)}  # ir_datasets finds no document in them either
+        disks45.robust04 = [p for p in disks45.robust04 if p not in not_sgml]
+        disks45.other = sorted([*disks45.other, *not_sgml])
         announce(disks45, path)
         return TrecCorpus(disks45.robust04, path.name)
     files = sorted(p for p in path.rglob("*") if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
@@ -43,7 +46,7 @@ def _open_folder(path: Path) -> Corpus:
     trec = [p for p in files if is_trec_file(p)]
     if trec:
         if len(trec) < len(files):
-            other = [p for p in files if p not in set(trec)]
+            other = sorted(set(files) - set(trec))
             print(f"irfair: {path}: reading {len(trec):,} TREC SGML files; leaving out {len(other):,} files that do not start with <DOC> "
                   f"(e.g. {other[0].name})", file=sys.stderr)
         return TrecCorpus(trec, path.name)

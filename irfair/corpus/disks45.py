@@ -3,9 +3,9 @@
 A folder is a disks 4&5 tree when it holds files where ir_datasets looks for them (``disks45/nocr``): the
 globs ``**/FBIS/FB*``, ``**/FR94/??/FR*``, ``**/FT/*/FT*`` and ``**/LATIMES/LA*`` (matched here without
 regard to letter case, following symbolic links, hidden names skipped). Robust04 reads exactly those
-files (2,295 on the real disks; plain, ``.gz`` or ``.Z``/``.0Z``) and leaves out the Congressional Record
-(files in a ``CR`` folder or named ``CR*``) and anything else there (DTDs, READMEs); one line on stderr
-says how many files were left out.
+files (2,295 on the real disks; plain, ``.gz`` or ``.Z``/``.0Z``) that hold TREC SGML, and leaves out the
+Congressional Record (files in a ``CR`` folder or named ``CR*``) and anything else there (DTDs, READMEs,
+matched files that do not start with ``<DOC>``); one line on stderr says how many files were left out.
 """
 from __future__ import annotations
 
