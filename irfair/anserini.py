@@ -16,7 +16,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import MissingExtraError
+from .errors import IrfairInputError, MissingExtraError
 
 VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 HEAP_ENV = "IRFAIR_JAVA_HEAP"
@@ -77,6 +77,10 @@ def run_pyserini(module: str, args: list[str]) -> int:
     sys.argv = [name, *args]
     try:
         runpy.run_module(name, run_name="__main__", alter_sys=True)
+    except ImportError as error:
+        if str(error).endswith(f"No module named {name}") or error.name == name:
+            raise IrfairInputError(None, None, f"pyserini has no command module {name} (e.g. index.lucene, search.lucene)") from None
+        raise
     except SystemExit as exit_:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 1)
