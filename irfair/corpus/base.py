@@ -5,11 +5,10 @@ that changes when its documents change (caches are keyed by it).
 """
 from __future__ import annotations
 
-import gzip
 import hashlib
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import IO, Protocol
+from typing import Protocol
 
 from ..errors import IrfairInputError
 
@@ -27,19 +26,16 @@ class Corpus(Protocol):
 
 
 def file_stamp(paths: Iterable[Path]) -> str:
-    """Fingerprint of files by path, size and modification time (16 hex digits)."""
+    """Fingerprint of files by path, size and modification time (16 hex digits): a changed copy of a
+    corpus gets a new one, so caches keyed by it are rebuilt. A file that is gone is an IrfairInputError."""
     digest = hashlib.sha1()
     for path in sorted(paths):
-        stat = path.stat()
+        try:
+            stat = path.stat()
+        except OSError as error:
+            raise IrfairInputError(path, None, f"corpus file cannot be read ({error.strerror or error}); was the corpus moved?") from None
         digest.update(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}\n".encode())
     return digest.hexdigest()[:16]
-
-
-def open_text(path: Path) -> IO[str]:
-    """``path`` opened as UTF-8 text (undecodable bytes replaced), gunzipped when it ends in ``.gz``."""
-    if path.suffix == ".gz":
-        return gzip.open(path, "rt", encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
 
 
 class InMemoryCorpus:
@@ -76,9 +72,13 @@ class FileCorpus:
         raise NotImplementedError
 
     def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
+        return self._unique(self._records, wanted)
+
+    def _unique(self, records_of, wanted: set[str] | None) -> Iterator[tuple[str, str]]:
+        """``(doc_id, value)`` of ``records_of(path, wanted)`` over every file, ids checked to be unique."""
         seen: dict[str, tuple[Path, int]] = {}
         for path in self.paths:
-            for lineno, doc_id, text in self._records(path, wanted):
+            for lineno, doc_id, text in records_of(path, wanted):
                 if doc_id in seen:
                     first = seen[doc_id]
                     raise IrfairInputError(path, lineno, f"document id {doc_id} appears twice (first at {first[0]}:{first[1]})")

@@ -1,4 +1,4 @@
-"""JSONL corpora (``.jsonl`` or ``.jsonl.gz``): one ``{"id": ..., "contents"|"text": ...}`` object per line.
+"""JSONL corpora (``.jsonl``, ``.jsonl.gz`` or ``.jsonl.Z``): one ``{"id": ..., "contents"|"text": ...}`` object per line.
 
 The id may also be called ``docid`` or ``_id``; a string ``title`` is put before the text.
 """
@@ -9,14 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import IrfairInputError
-from .base import FileCorpus, open_text
+from .base import FileCorpus
+from .compressed import open_text, reading
 
 
 class JsonlCorpus(FileCorpus):
     """One or more JSONL files (``.jsonl`` or ``.jsonl.gz``): ``{"id": ..., "contents"|"text": ...}`` per line."""
 
     def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
-        with open_text(path) as handle:
+        with reading(path), open_text(path) as handle:
             for lineno, line in enumerate(handle, start=1):
                 if line.strip():
                     yield (lineno, *self._parse(path, lineno, line))

@@ -1,13 +1,23 @@
-"""Documents read back from a pyserini/Anserini Lucene index built with stored raw text."""
+"""Documents read back from a pyserini/Anserini Lucene index built with stored raw text.
+
+The raw field holds what the indexer was given: a JSON record (``JsonCollection``: its ``contents``) or,
+for an index built with ``TrecCollection -storeRaw`` (Anserini's Robust04 recipe), the document's SGML
+— detected and read with :func:`.trec_text.document_text`, the rule of every other route. Anserini's
+TrecCollection stores only the lines inside its content tags, so an index built from the original files
+lacks the FBIS titles (``<H3>`` in the document header): irfair says so in one line when it meets such a
+document; ``irfair index --pyserini-index`` builds an index that keeps them.
+"""
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..anserini import prepare_java
 from ..errors import IrfairInputError
 from .base import file_stamp
+from .trec_text import document_text, looks_like_trec_document
 
 
 def is_lucene_index(path: str | Path) -> bool:
@@ -25,6 +35,7 @@ class LuceneIndexCorpus:
             raise IrfairInputError(self.index_dir, None, "not a Lucene index (no segments_* file)")
         self.name = self.index_dir.name
         self._reader = None
+        self._noted_fbis = False
 
     def _open(self):
         if self._reader is None:
@@ -37,18 +48,28 @@ class LuceneIndexCorpus:
     def fingerprint(self) -> str:
         return file_stamp(self.index_dir.glob("segments_*"))
 
-    def _text(self, doc) -> str:
+    def _text(self, doc_id: str, doc) -> str:
         raw = doc.raw()
         if raw is None:
             contents = doc.contents()
             if contents is None:
                 raise IrfairInputError(self.index_dir, None, "index stores neither raw text nor contents (build it with -storeRaw)")
             return contents
-        try:
-            record = json.loads(raw)
-        except json.JSONDecodeError:
+        if raw.lstrip().startswith("{"):
+            try:
+                record = json.loads(raw)
+            except json.JSONDecodeError:
+                record = None
+            if isinstance(record, dict):
+                return record.get("contents", record.get("text", raw))
+        if not looks_like_trec_document(raw):
             return raw
-        return record.get("contents", record.get("text", raw)) if isinstance(record, dict) else raw
+        if not self._noted_fbis and doc_id.upper().startswith("FBIS") and not raw.lstrip()[:10].upper().startswith(("<DOC", "<HEADLINE>")):
+            self._noted_fbis = True
+            print(f"irfair: {self.index_dir}: FBIS documents in this index have no header, so no title (<H3>): Anserini's TrecCollection "
+                  "keeps only the lines inside its content tags; `irfair index --pyserini-index` builds an index that keeps them",
+                  file=sys.stderr)
+        return document_text(raw)
 
     def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
         reader = self._open()
@@ -56,8 +77,8 @@ class LuceneIndexCorpus:
             for doc_id in sorted(wanted):
                 doc = reader.doc(doc_id)
                 if doc is not None:
-                    yield doc_id, self._text(doc)
+                    yield doc_id, self._text(doc_id, doc)
             return
         for internal in range(reader.stats()["documents"]):
             doc_id = reader.convert_internal_docid_to_collection_docid(internal)
-            yield doc_id, self._text(reader.doc(doc_id))
+            yield doc_id, self._text(doc_id, reader.doc(doc_id))

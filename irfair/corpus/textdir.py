@@ -6,6 +6,7 @@ from pathlib import Path
 
 from ..errors import IrfairInputError
 from .base import file_stamp
+from .compressed import reading
 
 
 class TextDirCorpus:
@@ -24,4 +25,6 @@ class TextDirCorpus:
     def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
         for file in self.files:
             if wanted is None or file.stem in wanted:
-                yield file.stem, file.read_text(encoding="utf-8", errors="replace")
+                with reading(file):
+                    text = file.read_text(encoding="utf-8", errors="replace")
+                yield file.stem, text
