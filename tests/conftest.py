@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,21 +13,32 @@ SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 TIME = SHARED_DATA / "time"
 
 
-@pytest.fixture(scope="session", autouse=True)
-def default_cache_dir(tmp_path_factory) -> Path:
-    """The default cache folder of every test session: a fresh one, never the user's ~/.cache/irfair."""
-    folder = tmp_path_factory.mktemp("default-cache")
-    os.environ["IRFAIR_CACHE"] = str(folder)
-    return folder
+_SESSION_HOMES = {}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def ir_datasets_home(tmp_path_factory) -> Path:
-    """ir_datasets' home of every test session: a fresh one, never the user's ~/.ir_datasets. ir_datasets
-    reads it once, at its import, so it is set before any test runs."""
-    folder = tmp_path_factory.mktemp("ir-datasets-home")
-    os.environ["IR_DATASETS_HOME"] = str(folder)
-    return folder
+def pytest_configure(config):
+    """Before any test module is imported: a fresh default cache folder (never the user's ~/.cache/irfair)
+    and a fresh ir_datasets home (never ~/.ir_datasets; ir_datasets reads it once, at its import)."""
+    for variable in ("IRFAIR_CACHE", "IR_DATASETS_HOME"):
+        _SESSION_HOMES[variable] = Path(tempfile.mkdtemp(prefix=f"irfair-test-{variable.lower()}-"))
+        os.environ[variable] = str(_SESSION_HOMES[variable])
+
+
+def pytest_unconfigure(config):
+    for folder in _SESSION_HOMES.values():
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def default_cache_dir() -> Path:
+    """The default cache folder of this test session."""
+    return _SESSION_HOMES["IRFAIR_CACHE"]
+
+
+@pytest.fixture(scope="session")
+def ir_datasets_home() -> Path:
+    """ir_datasets' home of this test session."""
+    return _SESSION_HOMES["IR_DATASETS_HOME"]
 
 
 @pytest.fixture(scope="session")
