@@ -157,7 +157,8 @@ def excluded_section(result: AuditResult) -> str:
     """Queries left out of GSR, with the reason, per system (the query-level ones once)."""
     frame = result.per_query()
     excluded = frame[~frame["used"]]
-    perfect_reasons = dict(zip(excluded.loc[excluded["system"] == "perfect", "qid"], excluded.loc[excluded["system"] == "perfect", "reason"]))
+    of_perfect = excluded[excluded["system"] == "perfect"]
+    perfect_reasons = dict(zip(of_perfect["qid"], of_perfect["reason"]))
     rows = [["all systems", qid, result.perfect.gsr.per_query.set_index("qid").loc[qid, "query"], reason]
             for qid, reason in perfect_reasons.items()]
     for system, qid, query, reason in excluded[["system", "qid", "query", "reason"]].itertuples(index=False):

@@ -93,7 +93,7 @@ def provenance(*, depth: str | int, query_field: str, n_bootstrap: int, seed: in
     return {
         "irfair_version": __version__,
         "python_version": platform.python_version(),
-        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command_line": None,
         "seed": seed,
         "n_bootstrap": n_bootstrap,
