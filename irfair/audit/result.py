@@ -20,7 +20,7 @@ import pandas as pd
 
 from ..gender.direction import GenderDirection
 from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
-from ..measures.gsr import GSRResult, PairedGSRTest
+from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
 from ..numbers import finite_or_none
 
 PERFECT = "perfect"
@@ -37,11 +37,13 @@ def relative_gsr_note(perfect: GSRResult) -> str | None:
     slope, low, high = perfect.slope, perfect.ci_low, perfect.ci_high
     if not math.isfinite(slope):
         return "relative GSR is n/a: the perfect run has no GSR"
+    if abs(slope) < ZERO_SLOPE:
+        return "relative GSR is n/a: the perfect run's GSR is 0"
     if not (math.isfinite(low) and math.isfinite(high)):
         return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has no bootstrap CI to show it differs from 0"
     if slope <= 0:
         return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) is not positive"
-    if low <= 0:
+    if low <= ZERO_SLOPE:
         return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has a 95% CI [{low:+.4f}, {high:+.4f}] that covers 0"
     return None
 
