@@ -35,7 +35,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..study import StudyConfig, run_study
-    from ..study.report import to_markdown
+    from ..study.report import compact_gsr, to_markdown
 
     config = StudyConfig(
         ranker_embeddings=options.names(args.ranker_embeddings), measure_embeddings=options.names(args.measure_embeddings),
@@ -46,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
                        progress=options.progress(args), log=options.log(args))
-    print(to_markdown(result.gsr))
+    print(to_markdown(compact_gsr(result.gsr)))
+    for emb, audit in result.audits.items():
+        if audit.relative_gsr_note:
+            print(f"relative_gsr_pct [{emb}]: {audit.relative_gsr_note}")
     print()
     print(to_markdown(result.reliability))
     print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md; open report.html in a browser)")
