@@ -65,21 +65,27 @@ def scatter_figure(result: AuditResult, system: str):
     return fig
 
 
+def save_figure(fig, path: str | Path) -> None:
+    """Save a laid-out figure; the format follows the suffix (png, pdf, svg)."""
+    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
+
+
 def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
     """Save one system's scatter plot; the format follows the suffix (png, pdf, svg)."""
     fig = scatter_figure(result, system)
-    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120, bbox_inches="tight")
+    save_figure(fig, path)
     pyplot().close(fig)
 
 
-def figure_svg(fig) -> str:
-    """A figure as inline SVG markup (text kept as text, no XML header), and the figure closed."""
+def figure_svg(fig, close: bool = True) -> str:
+    """A figure as inline SVG markup (text kept as text, no XML header); the figure closed unless ``close`` is False."""
     import matplotlib
 
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "irfair"}):
-        fig.savefig(buffer, format="svg", bbox_inches="tight")
-    pyplot().close(fig)
+        fig.savefig(buffer, format="svg")
+    if close:
+        pyplot().close(fig)
     text = buffer.getvalue()
     return text[text.index("<svg"):]
 

@@ -16,7 +16,7 @@ from ..audit.plots import X_LABEL, Y_LABEL, draw_scatter, pyplot, ticker
 def _grid(n_panels: int, columns: int, width: float, height: float, **options):
     plt = pyplot()
     rows = math.ceil(n_panels / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(width * columns, height * rows), squeeze=False, layout="constrained", **options)
+    fig, axes = plt.subplots(rows, columns, figsize=(width * columns, height * rows), squeeze=False, **options)
     for ax in list(axes.flat)[n_panels:]:
         ax.axis("off")
     return fig, axes
@@ -36,12 +36,13 @@ def grid_figure(result, embeddings: str):
         ax.xaxis.set_major_locator(ticker().MaxNLocator(4))
     fig.supxlabel(X_LABEL, fontsize=9)
     fig.supylabel(Y_LABEL, fontsize=9)
+    fig.tight_layout()
     return fig
 
 
 def tau_figure(result):
     """Kendall τ distance between the top lists before and after debiasing against |g(q)|."""
-    fig, ax = pyplot().subplots(figsize=(6.4, 4.4), layout="constrained")
+    fig, ax = pyplot().subplots(figsize=(6.4, 4.4))
     frame = result.rank_changes_per_query.dropna()
     for (system, variant), group in frame.groupby(["system", "variant"]):
         ax.scatter(group["abs_g"], group["kendall_tau_distance"], s=10, alpha=0.6, label=f"{system} ({variant})")
@@ -50,6 +51,7 @@ def tau_figure(result):
     ax.xaxis.set_major_locator(ticker().MaxNLocator(6))
     if len(frame):
         ax.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
     return fig
 
 
@@ -70,13 +72,14 @@ def favour_figure(result):
     axes.flat[0].legend(fontsize=7, loc="lower left")
     fig.supxlabel("query genderedness g(q), bin", fontsize=9)
     fig.supylabel("share of queries whose list favours", fontsize=9)
+    fig.tight_layout()
     return fig
 
 
 def agreement_figure(result):
     """Query genderedness under the first two measuring embeddings, one point per query."""
     frame = result.query_genderedness.dropna()
-    fig, ax = pyplot().subplots(figsize=(4.8, 4.4), layout="constrained")
+    fig, ax = pyplot().subplots(figsize=(4.8, 4.4))
     a, b = frame.columns[:2]
     ax.scatter(frame[a], frame[b], s=10, alpha=0.7)
     r = np.corrcoef(frame[a], frame[b])[0, 1] if len(frame) > 2 else float("nan")
@@ -86,6 +89,7 @@ def agreement_figure(result):
     ax.axhline(0, color="grey", lw=0.5)
     ax.axvline(0, color="grey", lw=0.5)
     ax.xaxis.set_major_locator(ticker().MaxNLocator(5))
+    fig.tight_layout()
     return fig
 
 

@@ -4,7 +4,7 @@ the audit page's blocks (:mod:`irfair.audit.html`)."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import pandas as pd
 
@@ -21,12 +21,15 @@ def frame_table(frame: pd.DataFrame, table_id: str) -> str:
                                           numeric=numeric) + "</div>"
 
 
-def study_page(result, tables: Mapping[str, pd.DataFrame]) -> str:
-    """The whole page; ``tables`` maps each table's title to its (flat) DataFrame, in order."""
+def study_page(result, tables: Mapping[str, pd.DataFrame], svgs: Mapping[str, Callable[[], str]] | None = None) -> str:
+    """The whole page; ``tables`` maps each table's title to its (flat) DataFrame, in order; ``svgs`` maps each
+    figure's file stem to a function giving its SVG (by default the figures are drawn here)."""
+    if svgs is None:
+        svgs = {stem: (lambda make=make: figure_svg(make())) for stem, make in figures(result).items()}
     table_html = "".join(f"<h3>{esc(title)}</h3>{frame_table(frame, f'table-{i}')}" for i, (title, frame) in enumerate(tables.items()))
     relative = [f"{emb}: {audit.relative_gsr_note}" for emb, audit in result.audits.items() if audit.relative_gsr_note]
-    plots = "".join(f"<figure>{figure_svg(make())}<figcaption>{esc(stem.removeprefix('plots/'))}</figcaption></figure>"
-                    for stem, make in figures(result).items())
+    plots = "".join(f"<figure>{svg()}<figcaption>{esc(stem.removeprefix('plots/'))}</figcaption></figure>"
+                    for stem, svg in svgs.items())
     audits = "".join(f"<h3>measured with {esc(emb)}</h3>{summary_section(audit)}" for emb, audit in result.audits.items())
     first = next(iter(result.audits.values()))
     config = dataclasses.asdict(result.config) if result.config else {}

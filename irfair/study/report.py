@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ..atomic import safe_filename, write_outputs
-from ..audit.plots import pyplot, scatter_plot
+from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
 from ..audit.summary import ci
 from .figures import figures
 from .html import study_page
@@ -47,9 +47,29 @@ def flat(frame: pd.DataFrame) -> pd.DataFrame:
     return frame if isinstance(frame.index, pd.RangeIndex) else frame.reset_index()
 
 
-def _save(fig, path: Path) -> None:
-    fig.savefig(path, format=path.suffix.lstrip("."), dpi=120, bbox_inches="tight")
-    pyplot().close(fig)
+class FigureCache:
+    """Each figure drawn once and saved in every format (PNG, PDF, inline SVG); all closed by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self.figures: dict[str, object] = {}
+
+    def get(self, key: str, make):
+        """The figure of ``key``, made by ``make()`` the first time."""
+        if key not in self.figures:
+            self.figures[key] = make()
+        return self.figures[key]
+
+    def release(self, key: str) -> None:
+        """Close the figure of ``key`` (when it is not needed any more)."""
+        fig = self.figures.pop(key, None)
+        if fig is not None:
+            pyplot().close(fig)
+
+    def close(self) -> None:
+        """Close every figure made."""
+        for fig in self.figures.values():
+            pyplot().close(fig)
+        self.figures.clear()
 
 
 TITLES = {
@@ -83,14 +103,23 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
     notes = {emb: audit.relative_gsr_note for emb, audit in result.audits.items() if audit.relative_gsr_note}
     markdown += [f"relative_gsr_pct [{emb}]: {note}" for emb, note in notes.items()]
     writers["study.md"] = lambda p: p.write_text("\n".join(markdown) + "\n", encoding="utf-8")
-    for stem, make in figures(result).items():
+    cache = FigureCache()
+    study_figures = figures(result)
+    for stem, make in study_figures.items():
         for suffix in ("png", "pdf"):
-            writers[f"{stem}.{suffix}"] = lambda p, make=make: _save(make(), p)
+            writers[f"{stem}.{suffix}"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
     for emb, audit in result.audits.items():
         folder = f"plots/{safe_filename(Path(emb).name)}"
-        for suffix in ("png", "pdf"):
-            for name in audit.systems:
-                writers[f"{folder}/scatter_{safe_filename(name)}.{suffix}"] = lambda p, a=audit, n=name: scatter_plot(a, n, p)
+        for name in audit.systems:
+            stem = f"{folder}/scatter_{safe_filename(name)}"
+            make = (lambda a=audit, n=name: scatter_figure(a, n))
+            writers[f"{stem}.png"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
+            writers[f"{stem}.pdf"] = lambda p, stem=stem, make=make: (save_figure(cache.get(stem, make), p), cache.release(stem))
     titles = {name: title.format(depth=result.tau_depth) for name, title in TITLES.items()}
-    writers["report.html"] = lambda p: p.write_text(study_page(result, {t: flat(tables[n]) for n, t in titles.items()}), encoding="utf-8")
-    return write_outputs(out_dir, writers)
+    svgs = {stem: (lambda stem=stem, make=make: figure_svg(cache.get(stem, make), close=False)) for stem, make in study_figures.items()}
+    writers["report.html"] = lambda p: p.write_text(study_page(result, {t: flat(tables[n]) for n, t in titles.items()}, svgs),
+                                                    encoding="utf-8")
+    try:
+        return write_outputs(out_dir, writers)
+    finally:
+        cache.close()
