@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     shared = options.output_options()
     for name in COMMANDS:
         module = _command(name)
-        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=module.EXAMPLE,
+        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=getattr(module, "EXAMPLE", None),
                                         formatter_class=options.HelpFormatter, parents=[shared]))
     return parser
 
