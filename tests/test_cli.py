@@ -1,4 +1,5 @@
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -150,8 +151,8 @@ def test_version_help_and_conflicts(capsys):
         for action in sub._actions:
             assert action.help, f"irfair {name} {action.option_strings or action.dest} has no help"
         with_defaults = [a for a in sub._actions if a.option_strings and not a.required and a.default is not None
-                         and a.default is not False and a.default != argparse.SUPPRESS]
-        assert sub.format_help().count("(default: ") >= len(with_defaults), name
+                         and a.default is not False and a.default != argparse.SUPPRESS and a.default != []]
+        assert len(re.findall(r"\(default:\s", sub.format_help())) >= len(with_defaults), name
     for argv in (["audit", "r.run", "--qrels", "q", "--topics", "t", "--corpus", "c", "--cache-dir", "x", "--no-cache"],
                  ["audit", "r.run", "--qrels", "q", "--topics", "t", "--corpus", "c", "--quiet", "--verbose"]):
         with pytest.raises(SystemExit) as exit_info:

@@ -19,7 +19,8 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescript
     descriptions and example epilogs keep their line breaks."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
-        if action.required or action.default is None or action.default is False or isinstance(action, argparse._StoreTrueAction):
+        if action.required or action.default is None or action.default is False or action.default == [] \
+                or isinstance(action, argparse._StoreTrueAction):
             return action.help or ""
         return super()._get_help_string(action)
 
