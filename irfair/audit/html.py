@@ -132,7 +132,8 @@ def summary_section(result: AuditResult) -> str:
     headers, rows = summary_rows(result)
     numeric = [i > 0 for i in range(len(headers))]
     classes = [result.systems[r[0]].kind for r in rows]
-    return table(headers, rows, table_id="summary", sortable=True, row_classes=classes, numeric=numeric) + notes(footnotes(result))
+    return ('<div class="wide">' + table(headers, rows, table_id="summary", sortable=True, row_classes=classes, numeric=numeric)
+            + "</div>" + notes(footnotes(result)))
 
 
 def per_query_section(result: AuditResult) -> str:
