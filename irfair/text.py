@@ -23,6 +23,9 @@ from importlib import resources
 
 _PIECE = re.compile(r"[^\W_]+")
 
+# bumped whenever tokenize(), the stoplist or the inflection keys change what a text becomes
+TOKENIZER_VERSION = "1"
+
 GENDERED_FUNCTION_WORDS = frozenset(
     {"he", "she", "him", "her", "his", "hers", "himself", "herself", "mr", "mrs", "ms"}
 )

@@ -48,7 +48,7 @@ def test_toy_direct_slope_from_word_vectors(w2v):
     expected, n = _expected_toy_slope(w2v, {t.title: g_woman if t.title in FEMALE_JOBS else g_man for t in jobs.values()})
     result = _toy_audit(toy_direct(), w2v)
     assert n == 12 and result["S"].gsr.n_queries == 12
-    assert result["S"].gsr.excluded == {"no query term in the embedding vocabulary": 8}
+    assert result["S"].gsr.excluded == {"no term in the embedding vocabulary": 8}
     assert result["S"].gsr.slope == pytest.approx(expected, abs=1e-9)
 
 
@@ -106,8 +106,7 @@ def test_time_perfect_run_matches_naive_implementation(time_collection, w2v, tmp
 
 @pytest.mark.slow
 def test_vaswani_system_beats_random_and_gsr_is_near_zero(shared_data, w2v):
-    """TIME's qrels number documents by position in the original 425-document file, not by DOCNO,
-    so effectiveness is checked on Vaswani, whose qrels match its DOCNOs (and which has little gender)."""
+    """Vaswani has little gendered language: GSR stays near 0 while the system beats the random run."""
     folder = shared_data / "vaswani"
     topics = read_topics(folder / "query-text.trec")
     docs = dict(open_corpus(folder / "corpus").iter_docs())

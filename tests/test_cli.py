@@ -1,4 +1,5 @@
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -29,8 +30,12 @@ def test_audit_command_writes_table_json_csv_and_plots(time_run, tmp_path, capsy
     out = tmp_path / "out"
     assert main(_audit_args(folder, run, out)) == 0
     printed = capsys.readouterr().out
-    assert printed.splitlines()[0].split()[:6] == ["system", "GSR", "95%", "CI", "rel.", "GSR"]
+    assert printed.splitlines()[0].split() == ["system", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p",
+                                              "relative_gsr_pct", "n_queries", "n_evaluated", "MAP", "nDCG@100", "P@10"]
     assert {line.split()[0] for line in printed.splitlines()[2:5]} == {"perfect", "random", "tfidf"}
+    # TIME's perfect run has GSR -0.005: no relative value is printed, and the footnote says why
+    assert all(line.split()[8] == "n/a*" for line in printed.splitlines()[3:5])
+    assert "* relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in printed
     summary = json.loads((out / "audit.json").read_text())
     assert set(summary["systems"]) == {"perfect", "random", "tfidf"}
     assert summary["systems"]["perfect"]["n_queries"] == 79
@@ -92,3 +97,74 @@ def test_demo(tmp_path, capsys):
     out = capsys.readouterr().out
     assert out.count("GSR(S) + GSR(CS) = +0.0e+00") == 2
     assert (tmp_path / "demo" / "toy-direct" / "audit-w2v-gnews-26k" / "scatter_S.png").is_file()
+
+
+def test_audit_formats_for_scripts_and_provenance(time_run, tmp_path, capsys):
+    """--format tsv prints table()'s columns; --format json prints audit.json, which the shipped schema accepts
+    and which records the command line, seed, bootstrap count and the inputs' SHA-256."""
+    import hashlib
+
+    import jsonschema
+
+    from irfair.audit.result import SUMMARY_COLUMNS, audit_schema
+
+    folder, run = time_run
+    assert main(_audit_args(folder, run, tmp_path / "out", "--format", "tsv", "--quiet")) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    lines = [line.split("\t") for line in captured.out.splitlines()]
+    assert lines[0] == ["system", *SUMMARY_COLUMNS, "MAP", "nDCG@100", "P@10"]
+    assert [row[0] for row in lines[1:]] == ["perfect", "random", "tfidf"]
+    assert lines[1][lines[0].index("relative_gsr_pct")] == ""  # n/a on TIME
+    args = _audit_args(folder, run, tmp_path / "out2", "--format", "json", "--seed", "3")
+    assert main(args) == 0
+    printed = json.loads(capsys.readouterr().out)
+    jsonschema.validate(printed, audit_schema())
+    saved = json.loads((tmp_path / "out2" / "audit.json").read_text())
+    saved["provenance"]["created"] = printed["provenance"]["created"]
+    assert saved == printed
+    provenance = printed["provenance"]
+    assert provenance["command_line"].startswith("irfair audit ") and "--seed 3" in provenance["command_line"]
+    assert provenance["seed"] == 3 and provenance["n_bootstrap"] == 200 and provenance["measures"] == ["MAP", "nDCG@100", "P@10"]
+    assert provenance["inputs"]["runs"][0]["sha256"] == hashlib.sha256(run.read_bytes()).hexdigest()
+    qrels = folder / "qrels.time.txt"
+    assert provenance["inputs"]["qrels"] == {"path": str(qrels), "sha256": hashlib.sha256(qrels.read_bytes()).hexdigest()}
+    assert "she" in provenance["stoplist"]["gendered_words_kept"]
+    tsv = (tmp_path / "out2" / "table.tsv").read_text().splitlines()[0].split("\t")
+    assert tsv == lines[0]
+    assert (tmp_path / "out2" / "report.html").stat().st_size > 10_000
+
+
+def test_version_help_and_conflicts(capsys):
+    import argparse
+
+    from irfair import __version__
+    from irfair.cli import build_parser
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0 and capsys.readouterr().out == f"irfair {__version__}\n"
+    parser = build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for name, sub in commands.items():
+        assert sub.epilog and f"irfair {name}" in sub.epilog, name
+        for action in sub._actions:
+            assert action.help, f"irfair {name} {action.option_strings or action.dest} has no help"
+        with_defaults = [a for a in sub._actions if a.option_strings and not a.required and a.default is not None
+                         and a.default is not False and a.default != argparse.SUPPRESS and a.default != []]
+        assert len(re.findall(r"\(default:\s", sub.format_help())) >= len(with_defaults), name
+    for argv in (["audit", "r.run", "--qrels", "q", "--topics", "t", "--corpus", "c", "--cache-dir", "x", "--no-cache"],
+                 ["audit", "r.run", "--qrels", "q", "--topics", "t", "--corpus", "c", "--quiet", "--verbose"]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_genderedness_never_ignores_an_argument(capsys):
+    assert main(["genderedness", "nurse", "--topics", "topics.txt"]) == 2
+    assert capsys.readouterr().err == "irfair: error: give words to score or --topics FILE, not both\n"
+    assert main(["genderedness", "nurse", "--top", "3"]) == 2
+    assert "--top and --query-field apply to --topics only" in capsys.readouterr().err
+    assert main(["genderedness", "she", "he", "--format", "json"]) == 0
+    words = json.loads(capsys.readouterr().out)["words"]
+    assert [w["word"] for w in words] == ["she", "he"] and words[0]["genderedness"] > 0 > words[1]["genderedness"]

@@ -52,8 +52,8 @@ def test_trec_eval_test_run_gives_trec_evals_numbers(collection, capsys):
     assert per_query == expected and len(expected) == 9
     table = printed.split("\n\n")[0].splitlines()
     header, results_row = table[0].split(), next(r for r in table if r.startswith("results"))
-    assert header[-4:] == ["evaluated", "map", "recip_rank", "P_10"]
-    assert results_row.split()[-5:] == ["3/3", "3", "0.1785", "0.4064", "0.3000"]
+    assert header[-5:] == ["n_queries", "n_evaluated", "map", "recip_rank", "P_10"]
+    assert results_row.split()[-5:] == ["3", "3", "0.1785", "0.4064", "0.3000"]
 
 
 def test_truncated_run_default_and_complete(collection, capsys, tmp_path):
@@ -67,13 +67,13 @@ def test_truncated_run_default_and_complete(collection, capsys, tmp_path):
     summary = _all_lines(capsys.readouterr().out)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.1016", "0.1667", "0.2000")
     system = json.loads((out / "audit.json").read_text())["systems"]["results"]
-    assert system["n_evaluated"] == 3 and system["n_queries"] == 2 and system["queries_missing_from_run"] == 1
+    assert system["n_evaluated"] == 3 and system["n_queries"] == 2 and system["n_queries_missing_from_run"] == 1
     assert round(system["measures"]["map"], 4) == 0.1016
 
 
 def test_query_without_relevant_documents_counts_for_measures_not_for_gsr(collection, capsys, tmp_path):
     """Topic 302 judged with no relevant document: trec_eval (9.0.8) still counts it, map 0.0394 = (0.0324 + 0 +
-    0.0858)/3; GSR excludes it (no perfect run exists), so the table shows 2/3 GSR queries and 3 evaluated."""
+    0.0858)/3; GSR excludes it (no perfect run exists), so the table shows 2 GSR queries and 3 evaluated."""
     qrels = tmp_path / "qrels"
     qrels.write_text("".join(" ".join(line.split()[:3] + ["0" if line.startswith("302 ") else line.split()[3]]) + "\n"
                              for line in (TREC_EVAL / "qrels.test").read_text().splitlines()))
@@ -84,7 +84,7 @@ def test_query_without_relevant_documents_counts_for_measures_not_for_gsr(collec
     summary = _all_lines(printed)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.0394", "0.0731", "0.0667")
     row = next(r for r in printed.splitlines() if r.startswith("results "))
-    assert row.split()[-5:-3] == ["2/3", "3"]
+    assert row.split()[-5:-3] == ["2", "3"]
     per_query = (out / "per_query.csv").read_text().splitlines()
     assert per_query[0].endswith(",map,recip_rank,P_10")
     assert any(line.startswith("results,302,") and line.endswith(",0.0,0.0,0.0") for line in per_query)

@@ -55,18 +55,19 @@ def test_gsr_experiment_compares_result_frames_and_transformers(w2v):
     table = gsr_experiment(systems, toy.topics, toy.qrels, toy.docs, ["MAP", "P@10"], names=["S", "N", "CS"],
                            embeddings=w2v, n_bootstrap=0, cache_dir=False).set_index("name")
     assert list(table.index) == ["perfect", "S", "N", "CS"]
-    assert list(table.columns) == ["GSR", "GSR CI low", "GSR CI high", "rel. GSR", "GSR queries", "evaluated", "MAP", "P@10"]
-    assert table.loc["S", "GSR"] == pytest.approx(-table.loc["CS", "GSR"]) and table.loc["S", "GSR"] > 0.05
-    assert table.loc["N", "GSR"] == pytest.approx(0, abs=1e-12)
+    assert list(table.columns) == ["gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "relative_gsr_pct", "n_queries", "n_evaluated",
+                                   "MAP", "P@10"]
+    assert table.loc["S", "gsr"] == pytest.approx(-table.loc["CS", "gsr"]) and table.loc["S", "gsr"] > 0.05
+    assert table.loc["N", "gsr"] == pytest.approx(0, abs=1e-12)
     direct = audit(dict(toy.runs), toy.qrels, toy.topics, toy.docs, w2v, n_bootstrap=0, random_baseline=False)
     used = direct["S"].gsr.per_query[direct["S"].gsr.per_query["used"]]
     slope = np.polyfit(used["query_genderedness"], used["list_genderedness"], 1)[0]
-    assert table.loc["S", "GSR"] == pytest.approx(slope) == pytest.approx(direct["S"].gsr.slope)
-    assert table.loc["S", "GSR queries"] == len(used) and table.loc["S", "evaluated"] == 20
+    assert table.loc["S", "gsr"] == pytest.approx(slope) == pytest.approx(direct["S"].gsr.slope)
+    assert table.loc["S", "n_queries"] == len(used) and table.loc["S", "n_evaluated"] == 20
     # S retrieves 10 or 14 of a query's 24 relevant documents, all relevant: AP = retrieved/24, P@10 = 1
     expected_map = np.mean([len(toy.runs["S"].ranking[q]) / 24 for q in toy.topics])
     assert table.loc["S", "MAP"] == pytest.approx(expected_map) and table.loc["S", "P@10"] == 1.0
-    assert table.loc["perfect", "MAP"] == 1.0 and np.isnan(table.loc["perfect", "rel. GSR"])
+    assert table.loc["perfect", "MAP"] == 1.0 and np.isnan(table.loc["perfect", "relative_gsr_pct"])
 
 
 def test_gsr_experiment_names_must_match_systems(w2v):

@@ -92,8 +92,9 @@ def test_every_route_reads_the_same_tokens(tree, routes, capfd):
     assert dict(open_corpus(ROBUST04).iter_docs(wanted)) == {d: docs["folder"][d] for d in wanted}
 
 
-def _audit(judged, corpus, w2v, cache):
-    return audit([judged / "sys.run"], judged / "qrels.txt", judged / "topics.tsv", corpus, w2v, n_bootstrap=100, cache_dir=cache)
+def _audit(judged, corpus, w2v, cache, **options):
+    return audit([judged / "sys.run"], judged / "qrels.txt", judged / "topics.tsv", corpus, w2v, n_bootstrap=100, cache_dir=cache,
+                 **options)
 
 
 def test_every_route_gives_the_same_audit(routes, judged, w2v, tmp_path):
@@ -154,16 +155,18 @@ def test_a_damaged_copy_gives_one_line_naming_the_file(tree, relative, cut, expe
 
 def test_a_changed_copy_is_read_again_and_a_vanished_one_is_an_error(tree, judged, w2v, tmp_path, capfd):
     cache = tmp_path / "cache"
-    first = _audit(judged, ROBUST04, w2v, cache)
+    # no random baseline here: it reads the whole corpus in order, not through ir_datasets' document store,
+    # whose rebuilding after the copy changed is checked below
+    first = _audit(judged, ROBUST04, w2v, cache, random_baseline=False)
     target = tree / "NEWS_data" / "LATIMES" / "LA010189"
     original = target.read_bytes()
     moved = tree.with_name("moved")
     try:
         target.write_bytes(original.replace(b"she raised her daughter alone", b"he raised his son alone, a father"))
         capfd.readouterr()
-        second = _audit(judged, ROBUST04, w2v, cache)
+        second = _audit(judged, ROBUST04, w2v, cache, random_baseline=False)
         assert "ir_datasets' document store" in capfd.readouterr().err  # built from the old copy: rebuilt
-        fresh = _audit(judged, ROBUST04, w2v, False)
+        fresh = _audit(judged, ROBUST04, w2v, False, random_baseline=False)
         pd.testing.assert_frame_equal(second.per_query(), fresh.per_query())
         before, after = (r.per_query().set_index(["system", "qid"])["list_genderedness"] for r in (first, second))
         # query 4's list (cut at K = 1) is that document alone, now male-leaning (g < 0 is male); query 1's is untouched

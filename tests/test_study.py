@@ -6,6 +6,7 @@ import pytest
 
 from irfair.cli import main
 from irfair.study import StudyConfig, kendall_tau_distance, plan
+from irfair.study.tables import BIN_LABELS
 
 pytestmark = pytest.mark.slow
 
@@ -33,15 +34,24 @@ def test_study_on_time(shared_data, tmp_path, capsys):
             "--depth", "50", "--bootstrap", "50", "--cache-dir", str(tmp_path / "cache"),
             "--epochs", "1", "--candidates", "20"]
     assert main(args) == 0
-    gsr = pd.read_csv(out / "gsr.csv", index_col=[0, 1])
+    out_text = capsys.readouterr().out
+    gsr = pd.read_csv(out / "gsr.csv")
+    assert list(gsr.columns[:3]) == ["system", "variant", "run"]  # no unnamed index column in any CSV
+    for table in out.glob("*.csv"):
+        assert not any(c.startswith("Unnamed") for c in pd.read_csv(table, nrows=1).columns), table
+    gsr = gsr.set_index(["system", "variant"])
     systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")] + ["drmm_w2v", "matchpyramid_w2v"]
     expected_rows = 2 + 3 + 4 * 3  # perfect, random, lexical, (add, si, drmm, matchpyramid) × 3 variants
-    assert gsr.shape == (expected_rows, 5)
-    assert list(gsr.columns) == ["run", "GSR [w2v]", "rel. GSR [w2v]", "GSR [glove]", "rel. GSR [glove]"]
-    assert ("perfect", "-") in gsr.index and gsr.loc[("perfect", "-"), "rel. GSR [w2v]"] == 0
+    assert gsr.shape == (expected_rows, 1 + 2 * 8)
+    assert list(gsr.columns[:9]) == ["run", "gsr [w2v]", "gsr_ci_low [w2v]", "gsr_ci_high [w2v]", "delta_gsr [w2v]",
+                                     "delta_gsr_ci_low [w2v]", "delta_gsr_ci_high [w2v]", "delta_gsr_p [w2v]",
+                                     "relative_gsr_pct [w2v]"]
+    # TIME's perfect run measured with w2v has a GSR below 0: no relative value anywhere, and the output says why
+    assert gsr["relative_gsr_pct [w2v]"].isna().all() and gsr.loc[("perfect", "-"), "delta_gsr [w2v]"] == 0
+    assert "relative_gsr_pct [w2v-gnews-26k]: relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in out_text
     for system in systems[3:]:
         for variant in ("regular", "hard", "strong"):
-            assert math.isfinite(gsr.loc[(system, variant), "GSR [w2v]"])
+            assert math.isfinite(gsr.loc[(system, variant), "gsr [w2v]"])
     effectiveness = pd.read_csv(out / "effectiveness.csv", index_col=[0, 1])
     assert effectiveness.shape == (expected_rows, 9)
     assert effectiveness.loc[("perfect", "-"), "MAP"] == pytest.approx(1.0)
@@ -55,6 +65,9 @@ def test_study_on_time(shared_data, tmp_path, capsys):
                  "plots/w2v-gnews-26k/grid.png", "plots/glove-6b-50d/scatter_w2v_si_hard.pdf"):
         assert (out / plot).stat().st_size > 1000
     assert "## GSR" in (out / "study.md").read_text()
+    report = (out / "report.html").read_text()
+    assert report.count("<svg") >= 4 and "Kendall τ distance of the top-50 lists" in report  # the real depth
+    assert set(pd.read_csv(out / "favour_shares.csv")["bin"]) <= set(BIN_LABELS)  # "<= -0.10", not "(-1.001, -0.1]"
     # resumable: a second run reuses every run file
     capsys.readouterr()
     assert main(args) == 0

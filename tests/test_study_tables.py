@@ -11,6 +11,7 @@ from irfair.measures.effectiveness import EvaluationResult
 from irfair.measures.gsr import GSRResult
 from irfair.study import SystemSpec
 from irfair.study.tables import (
+    GSR_COLUMNS,
     direct_stereotype_tables,
     effectiveness_table,
     gsr_table,
@@ -50,8 +51,9 @@ AUDITS = {
 def test_gsr_table():
     table = gsr_table(SPECS, AUDITS)
     assert list(table.index) == [("perfect", "-"), ("random", "-"), ("w2v_add", "regular"), ("w2v_add", "hard")]
-    assert list(table.columns) == ["run", "GSR [w2v]", "rel. GSR [w2v]", "GSR [glove]", "rel. GSR [glove]"]
-    assert table.loc[("w2v_add", "hard"), "GSR [w2v]"] == 4.0 and table.loc[("w2v_add", "hard"), "rel. GSR [glove]"] == 0.0
+    assert list(table.columns) == ["run", *(f"{c} [{e}]" for e in ("w2v", "glove") for c in GSR_COLUMNS)]
+    assert table.loc[("w2v_add", "hard"), "gsr [w2v]"] == 4.0 and table.loc[("w2v_add", "hard"), "relative_gsr_pct [glove]"] == 0.0
+    assert table.loc[("w2v_add", "hard"), "gsr_ci_low [w2v]"] == pytest.approx(3.9)
     assert table.loc[("w2v_add", "hard"), "run"] == "w2v_add_hard"
 
 
@@ -99,7 +101,7 @@ def test_direct_stereotype_tables():
     assert direct.loc[PERFECT, "mean gap"] == 1.0 and direct.loc["run", "mean gap"] == 2.0
     assert direct.loc["run", "mean delta gap vs perfect"] == 1.0 and direct.loc["run", "queries without a female document"] == 1
     run_bin = favour[(favour["run"] == "run") & (favour["male"] > 0)]
-    assert list(run_bin["bin"]) == ["(0.02, 0.05]"] and run_bin["male"].iloc[0] == 1.0
+    assert list(run_bin["bin"]) == ["0.02 to 0.05"] and run_bin["male"].iloc[0] == 1.0
 
 
 def test_validation_table(w2v):

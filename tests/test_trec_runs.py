@@ -113,7 +113,7 @@ def test_one_bm25_run_in_every_shape_gives_identical_gsr_and_measures(shared_dat
                    random_baseline=False, measures=measures)
     table = result.table()
     reference = table.loc["file"]
-    assert reference["queries"] > 20 and 0.2 < reference["AP"] < 0.35
+    assert reference["n_queries"] > 20 and 0.2 < reference["AP"] < 0.35
     for name in shapes:
         assert table.loc[name].equals(reference), name
         assert result[name].gsr.per_query["list_genderedness"].equals(result["file"].gsr.per_query["list_genderedness"]), name

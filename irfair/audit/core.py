@@ -3,8 +3,10 @@ with effectiveness. ``audit(...)`` is the Python twin of ``irfair audit``.
 
 Depth: with ``depth="auto"`` each query's lists are cut at K = its number of relevant documents, the
 length of the perfect run; with an integer N every list is cut at N (the perfect run at min(N, K)).
-The random run draws, per query, K documents from the audit's document pool (every document the
-audited lists and the perfect runs contain, over all queries); see :mod:`.baselines`.
+The random run draws, per query, K documents from every document of the corpus, seeded by query
+(see :mod:`.baselines`): the first audit of a corpus therefore tokenises all of it into the cache.
+The result records its provenance (:mod:`.provenance`) and a warning when tied scores were re-ordered
+(:mod:`.ties`).
 """
 from __future__ import annotations
 
@@ -20,11 +22,13 @@ from ..errors import IrfairInputError
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
-from ..measures.gsr import fit_gsr, paired_gsr_test, relative_gsr
+from ..measures.gsr import fit_gsr, paired_gsr_test
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from .baselines import perfect_run, random_run
 from .per_query import per_query_table, query_genderedness
-from .result import PERFECT, RANDOM, AuditResult, SystemAudit
+from .provenance import embeddings_fingerprint, provenance, run_fingerprint, source_fingerprint
+from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
+from .ties import tie_report
 
 
 def _check_options(depth, query_field: str) -> None:
@@ -77,15 +81,19 @@ def audit(
     perfect = perfect_run(qids, qrel_map, depth)
     system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking}
                     for run in run_list}
-    pool = sorted({doc for lists in [perfect.lists, *system_lists.values()] for docs in lists.values() for doc in docs})
-    random_lists = random_run(perfect.depth, pool, seed) if random_baseline else {}
-
     store = TermStore.for_corpus(corpus_obj, cache)
-    missing = store.ensure(corpus_obj, set(pool), progress=progress)
+    random_lists: dict[str, list[str]] = {}
+    corpus_size = None
+    if random_baseline:
+        store.ensure(corpus_obj, None, progress=progress)
+        corpus_size = len(store)
+        random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
+    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
+    missing = store.ensure(corpus_obj, needed, progress=progress)
     if missing:
         _raise_missing(missing, run_list, perfect.lists, qrels, corpus)
     model = GenderednessModel(store, emb, direction)
-    queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids})
+    queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
 
     def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
@@ -99,27 +107,43 @@ def audit(
     def evaluation(run: Run):
         return evaluate(run, qrel_map, labels, qids, complete=complete)
 
-    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, 0.0, None, evaluation(Run.from_lists(PERFECT, perfect.lists)))}
+    perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
+    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None,
+                                    evaluation(Run.from_lists(PERFECT, perfect.lists)))}
     entries = [(run.name, "system", system_lists[run.name], run, run.path) for run in run_list]
     if random_lists:
         entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None))
-    for name, kind, lists, run, source in entries:
+    from tqdm.auto import tqdm
+
+    for name, kind, lists, run, source in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
         result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
         systems[name] = SystemAudit(
-            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr(result.slope, perfect_gsr.slope),
+            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr),
             vs_perfect=paired_gsr_test(result, perfect_gsr, n_bootstrap, seed),
             evaluation=evaluation(run), source=source,
         )
 
+    ties = [tie_report(run, perfect.depth) for run in run_list]
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),
         "qrels_queries_not_in_topics": sum(1 for q in qrel_map if q not in topic_map),
-        "queries_without_measurable_term": sum(1 for q in perfect.depth if np.isnan(queries[q].genderedness)),
-        "documents_read": len(pool),
-        "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(pool)] == 0)) if pool else 0,
+        "queries_without_genderedness": sum(1 for q in qids if queries[q].reason),
+        "documents_in_corpus": corpus_size,
+        "documents_measured": len(needed),
+        "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(needed)] == 0)) if needed else 0,
     }
-    return AuditResult(systems, emb.name, direction, depth, query_field, counts, labels)
+    inputs = {
+        "runs": [run_fingerprint(run) for run in run_list],
+        "qrels": source_fingerprint(qrels, qrel_map),
+        "topics": source_fingerprint(topics, {qid: [t.title, t.description] for qid, t in topic_map.items()}),
+        "corpus": {"name": corpus_obj.name, "fingerprint": corpus_obj.fingerprint()},
+        "embeddings": embeddings_fingerprint(emb),
+    }
+    record = provenance(depth=depth, query_field=query_field, n_bootstrap=n_bootstrap, seed=seed, measures=labels,
+                        random_pool_size=corpus_size, stopwords=store.stopwords, inputs=inputs)
+    return AuditResult(systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
+                       warnings=[w for w in (t.warning() for t in ties) if w], ties=[t.to_dict() for t in ties])
 
 
 def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:

@@ -1,23 +1,64 @@
 """What an audit found: one :class:`SystemAudit` per system and the :class:`AuditResult` that holds them,
-with DataFrame and JSON views. Reports read these objects; they never call back into the audit."""
+with DataFrame and JSON views. Reports read these objects; they never call back into the audit.
+
+One naming scheme, snake_case, is used by ``table()``, ``audit.json``, the CSV files and the README
+(:data:`SUMMARY_COLUMNS`); effectiveness columns are named by their measure (``MAP``, ``nDCG@100``).
+
+* ``delta_gsr`` = GSR − GSR(perfect), with the 95% CI and two-sided p of the paired bootstrap over the
+  queries both runs use (``delta_gsr_ci_low``, ``delta_gsr_ci_high``, ``delta_gsr_p``).
+* ``relative_gsr_pct`` = 100 · (GSR − GSR(perfect)) / GSR(perfect), as the paper reports it, only when
+  the perfect run's GSR is positive and its 95% CI excludes 0; otherwise NaN (``n/a``) and
+  :attr:`AuditResult.relative_gsr_note` says why — a ratio to a value that may be 0 or negative
+  explodes and flips sign.
+"""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from ..gender.direction import GenderDirection
 from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
-from ..measures.gsr import GSRResult, PairedGSRTest
+from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
 from ..numbers import finite_or_none
 
 PERFECT = "perfect"
 RANDOM = "random"
 
+SUMMARY_COLUMNS = (
+    "kind", "gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "delta_gsr_ci_low", "delta_gsr_ci_high", "delta_gsr_p",
+    "relative_gsr_pct", "r", "r_p_value", "intercept", "n_queries", "n_excluded", "n_evaluated",
+)
+
+
+def relative_gsr_note(perfect: GSRResult) -> str | None:
+    """Why relative GSR cannot be read against this perfect run (None when it can)."""
+    slope, low, high = perfect.slope, perfect.ci_low, perfect.ci_high
+    if not math.isfinite(slope):
+        return "relative GSR is n/a: the perfect run has no GSR"
+    if abs(slope) < ZERO_SLOPE:
+        return "relative GSR is n/a: the perfect run's GSR is 0"
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has no bootstrap CI to show it differs from 0"
+    if slope <= 0:
+        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) is not positive"
+    if low <= ZERO_SLOPE:
+        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has a 95% CI [{low:+.4f}, {high:+.4f}] that covers 0"
+    return None
+
+
+def relative_gsr_pct(slope: float, perfect: GSRResult) -> float:
+    """100 · (GSR − GSR(perfect)) / GSR(perfect) in percent; NaN when :func:`relative_gsr_note` gives a reason."""
+    if relative_gsr_note(perfect) is not None or not math.isfinite(slope):
+        return float("nan")
+    return 100.0 * (slope - perfect.slope) / perfect.slope
+
 
 @dataclass
 class SystemAudit:
-    """One audited system: its GSR, relative GSR and paired test against the perfect run, effectiveness."""
+    """One audited system: its GSR, relative GSR (percent, NaN when n/a), the paired test of
+    GSR − GSR(perfect) and its effectiveness."""
 
     name: str
     kind: str
@@ -27,38 +68,36 @@ class SystemAudit:
     evaluation: EvaluationResult | None
     source: str | None = None
 
-    def to_dict(self) -> dict:
-        """JSON-ready summary of this system."""
-        g = self.gsr
-        vs = self.vs_perfect
+    def summary(self) -> dict:
+        """The :data:`SUMMARY_COLUMNS` of this system (NaN where undefined)."""
+        g, vs = self.gsr, self.vs_perfect
+        nan = float("nan")
+        delta = (0.0, nan, nan, nan) if self.kind == "perfect" else (
+            (nan,) * 4 if vs is None else (vs.difference, vs.ci_low, vs.ci_high, vs.p_value))
         return {
-            "kind": self.kind,
-            "source": self.source,
-            "gsr": finite_or_none(g.slope),
-            "intercept": finite_or_none(g.intercept),
-            "r": finite_or_none(g.r),
-            "p_value": finite_or_none(g.p_value),
-            "ci95": [finite_or_none(g.ci_low), finite_or_none(g.ci_high)],
-            "relative_gsr": finite_or_none(self.relative_gsr),
-            "vs_perfect": None if vs is None else {
-                "difference": finite_or_none(vs.difference),
-                "ci95": [finite_or_none(vs.ci_low), finite_or_none(vs.ci_high)],
-                "p_value": finite_or_none(vs.p_value),
-                "n_queries": vs.n_queries,
-            },
-            "n_queries": g.n_queries,
-            "n_excluded": g.n_excluded,
-            "excluded": g.excluded,
-            "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
-            "queries_missing_from_run": None if self.evaluation is None else self.evaluation.n_missing,
-            "n_evaluated": None if self.evaluation is None else self.evaluation.n_queries,
-            "evaluation_complete": None if self.evaluation is None else self.evaluation.complete,
+            "kind": self.kind, "gsr": g.slope, "gsr_ci_low": g.ci_low, "gsr_ci_high": g.ci_high,
+            "delta_gsr": delta[0], "delta_gsr_ci_low": delta[1], "delta_gsr_ci_high": delta[2], "delta_gsr_p": delta[3],
+            "relative_gsr_pct": self.relative_gsr, "r": g.r, "r_p_value": g.p_value, "intercept": g.intercept,
+            "n_queries": g.n_queries, "n_excluded": g.n_excluded,
+            "n_evaluated": self.evaluation.n_queries if self.evaluation is not None else 0,
         }
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary of this system: the summary columns, its source, exclusions and measures."""
+        out = {key: finite_or_none(value) for key, value in self.summary().items()}
+        out.update({
+            "source": self.source,
+            "excluded": dict(self.gsr.excluded),
+            "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
+            "n_queries_missing_from_run": None if self.evaluation is None else self.evaluation.n_missing,
+            "evaluation_complete": None if self.evaluation is None else self.evaluation.complete,
+        })
+        return out
 
 
 @dataclass
 class AuditResult:
-    """Everything an audit found; ``table()`` and ``per_query()`` give DataFrame views."""
+    """Everything an audit found; ``table()`` and ``per_query()`` give DataFrame views, ``to_dict()`` the JSON."""
 
     systems: dict[str, SystemAudit]
     embeddings: str
@@ -67,6 +106,9 @@ class AuditResult:
     query_field: str
     counts: dict[str, int] = field(default_factory=dict)
     measures: tuple[str, ...] = DEFAULT_MEASURES
+    provenance: dict = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    ties: list[dict] = field(default_factory=list)
 
     def __getitem__(self, name: str) -> SystemAudit:
         return self.systems[name]
@@ -76,31 +118,29 @@ class AuditResult:
         """The perfect run built from the qrels."""
         return self.systems[PERFECT]
 
+    @property
+    def relative_gsr_note(self) -> str | None:
+        """Why relative GSR is n/a for every system (None when it is reported)."""
+        return relative_gsr_note(self.perfect.gsr)
+
+    @property
+    def query_exclusions(self) -> dict[str, int]:
+        """Queries left out of every system's GSR, counted per reason (the perfect run's exclusions)."""
+        return dict(self.perfect.gsr.excluded)
+
     def table(self) -> pd.DataFrame:
-        """One row per system: GSR, CI, relative GSR, paired p vs perfect, r, queries used (and excluded) by GSR,
-        queries evaluated by the measures (trec_eval's ``num_q``), measures."""
+        """One row per system (index ``system``): the :data:`SUMMARY_COLUMNS`, then one column per measure."""
         rows = []
         for audit in self.systems.values():
-            g = audit.gsr
-            row = {
-                "system": audit.name,
-                "GSR": g.slope,
-                "CI low": g.ci_low,
-                "CI high": g.ci_high,
-                "rel. GSR": audit.relative_gsr,
-                "p vs perfect": audit.vs_perfect.p_value if audit.vs_perfect else float("nan"),
-                "r": g.r,
-                "queries": g.n_queries,
-                "excluded": g.n_excluded,
-                "evaluated": audit.evaluation.n_queries if audit.evaluation else 0,
-            }
+            row = {"system": audit.name, **audit.summary()}
             for measure in self.measures:
                 row[measure] = audit.evaluation.means[measure] if audit.evaluation else float("nan")
             rows.append(row)
-        return pd.DataFrame(rows).set_index("system")
+        return pd.DataFrame(rows, columns=["system", *SUMMARY_COLUMNS, *self.measures]).set_index("system")
 
     def per_query(self) -> pd.DataFrame:
-        """Long table: system, qid, query, g(q), g_q(L), K, used, reason and each measure."""
+        """Long table: system, qid, query, query_genderedness, list_genderedness, depth, n_docs,
+        n_docs_unmeasurable, used, reason and one column per measure."""
         frames = []
         for audit in self.systems.values():
             frame = audit.gsr.per_query.copy()
@@ -112,16 +152,32 @@ class AuditResult:
         return pd.concat(frames, ignore_index=True)
 
     def to_dict(self) -> dict:
-        """JSON-ready summary."""
+        """JSON-ready summary (the schema is ``irfair/data/audit.schema.json``)."""
+        direction = self.direction
         return {
+            "schema": "irfair-audit/1",
+            "provenance": self.provenance,
             "embeddings": self.embeddings,
-            "gender_direction": {
-                "explained_variance_ratio": self.direction.explained_variance_ratio,
-                "pairs_used": [list(p) for p in self.direction.pairs_used],
-                "pairs_missing": [list(p) for p in self.direction.pairs_missing],
+            "gender_direction": None if direction is None else {
+                "explained_variance_ratio": finite_or_none(float(direction.explained_variance_ratio)),
+                "pairs_used": [list(p) for p in direction.pairs_used],
+                "pairs_missing": [list(p) for p in direction.pairs_missing],
             },
             "depth": self.depth,
             "query_field": self.query_field,
-            "counts": self.counts,
+            "measures": list(self.measures),
+            "counts": dict(self.counts),
+            "query_exclusions": self.query_exclusions,
+            "relative_gsr_note": self.relative_gsr_note,
+            "warnings": list(self.warnings),
+            "ties": list(self.ties),
             "systems": {name: audit.to_dict() for name, audit in self.systems.items()},
         }
+
+
+def audit_schema() -> dict:
+    """The JSON Schema of ``audit.json`` shipped with irfair (``irfair/data/audit.schema.json``)."""
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("irfair").joinpath("data/audit.schema.json").read_text(encoding="utf-8"))

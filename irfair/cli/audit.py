@@ -7,49 +7,62 @@ import re
 from . import options
 
 HELP = "GSR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 or any ir_measures measure"
+EXAMPLE = """example (from the checkout, with ../shared/data beside it):
+  irfair audit runs/vaswani/bm25.run runs/vaswani/qlm.run --qrels ../shared/data/vaswani/qrels \\
+      --topics ../shared/data/vaswani/query-text.trec --corpus ../shared/data/vaswani/corpus --out audit-vaswani/
+  irfair audit ... --format tsv | cut -f1,3,6      # system, gsr, delta_gsr for scripts"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="+", help="TREC run files (6 columns)")
+    p.add_argument("runs", nargs="+", help="TREC run files (6 columns: qid Q0 doc_id rank score tag)")
     p.add_argument("--qrels", required=True, help="TREC qrels file or ir_datasets id (e.g. disks45/nocr/trec-robust-2004)")
     p.add_argument("--topics", required=True, help="TREC topics or qid<TAB>query file, or ir_datasets id")
-    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder, or ir_datasets id")
-    p.add_argument("--depth", type=options.depth_type, default="auto", help="auto (= number of relevant documents) or N")
+    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder, Lucene index or ir_datasets id")
+    p.add_argument("--depth", type=options.depth_type, default="auto", help="auto (= each query's number of relevant documents) or N")
     options.add_query_field(p)
     p.add_argument("--measures", default=None, help="comma-separated ir_measures or trec_eval names (default MAP,nDCG@100,P@10)")
     p.add_argument("-m", "--measure", dest="measure", action="append", default=[],
                    help="one measure, repeatable, as trec_eval -m / ir_measures: nDCG@10, RR@10, P(rel=2)@10, ndcg_cut.10, P.5,10")
     p.add_argument("-c", "--complete", action="store_true",
                    help="average over every query of the qrels, 0 where a run has none (trec_eval -c)")
-    p.add_argument("-q", "--per-query", action="store_true", help="also print each run's measures per query, as trec_eval -q")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and tests (0 = none)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("-q", "--per-query", action="store_true",
+                   help="also print each run's measures per query, as trec_eval -q (with --format table)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of the random run")
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
-    p.add_argument("--no-plots", action="store_true")
-    p.add_argument("--out", default=None, help="folder for audit.json, per_query.csv, table.txt and plots")
+    p.add_argument("--no-plots", action="store_true", help="write no scatter plots (report.html keeps its own)")
+    p.add_argument("--out", default=None, help="folder for audit.json, per_query.csv, table.txt/.tsv, plots and report.html")
+    options.add_format(p)
     options.add_embeddings(p)
     options.add_cache(p)
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from ..audit import audit
-    from ..audit.report import format_table, save_audit
+    from ..audit.report import render, save_audit
+    from ..errors import IrfairInputError
     from ..measures.effectiveness import trec_eval_lines
 
+    if args.per_query and args.format != "table":
+        raise IrfairInputError(None, None, f"-q/--per-query prints trec_eval lines after the table, not with --format {args.format}")
     result = audit(
         args.runs, args.qrels, args.topics, args.corpus, args.embeddings, depth=args.depth, query_field=args.query_field,
         n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
-        progress=options.progress(),
+        progress=options.progress(args),
     )
-    print(format_table(result))
+    result.provenance["command_line"] = getattr(args, "command_line", None)
+    print(render(result, args.format), end="")
     if args.per_query:
         for audited in result.systems.values():
             if audited.kind == "system" and audited.evaluation is not None:
                 print("\n" + "\n".join(trec_eval_lines(audited.evaluation)))
     if args.out:
         paths = save_audit(result, args.out, plots=not args.no_plots)
-        print(f"\nwrote {len(paths)} files to {args.out}")
+        if not args.quiet:
+            print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
     return 0
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 import argparse
 
 HELP = "the paper's two toy collections, audited (S, N, CS systems)"
+EXAMPLE = """example:
+  irfair demo --out demo --embeddings w2v-gnews-26k"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="demo", help="folder for the toy collections and their audits")
     p.add_argument("--embeddings", action="append", default=None,
-                   help="embedding set(s) to audit with (default: w2v-gnews-26k and glove-6b-50d)")
+                   help="embedding set to audit with, repeatable (default: w2v-gnews-26k and glove-6b-50d)")
 
 
 def run(args: argparse.Namespace) -> int:

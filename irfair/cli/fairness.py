@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 
 HELP = "classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS"
+EXAMPLE = """example:
+  irfair fairness predictions.csv --label y --prediction y_hat --groups sex,race --json fairness.json"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..cache import CacheDir
@@ -9,6 +10,48 @@ from ..rankers import RankerSpec
 from ..trec import QUERY_FIELDS
 
 DEFAULT_EMBEDDINGS = "w2v-gnews-26k"
+OUTPUT_FORMATS = ("table", "tsv", "json")
+JAVA_VERBOSE_ENV = "IRFAIR_JAVA_VERBOSE"  # read by irfair.anserini before Java starts
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Every option's help ends with its default (none shown for required options, flags and None);
+    descriptions and example epilogs keep their line breaks."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        if action.required or action.default is None or action.default is False or action.default == [] \
+                or isinstance(action, argparse._StoreTrueAction):
+            return action.help or ""
+        return super()._get_help_string(action)
+
+
+def output_options() -> argparse.ArgumentParser:
+    """The options every subcommand shares: ``--quiet`` and ``-v/--verbose`` (``-q`` is left free for
+    per-query output, as in trec_eval)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    group = parent.add_mutually_exclusive_group()
+    group.add_argument("--quiet", action="store_true", help="no progress bars and no progress messages on stderr")
+    group.add_argument("-v", "--verbose", action="store_true", help="also show Java/Lucene log messages on stderr")
+    return parent
+
+
+def apply_output_options(args: argparse.Namespace) -> None:
+    """Make ``-v`` reach the JVM's logging (read by :mod:`irfair.anserini` before Java starts)."""
+    if getattr(args, "verbose", False):
+        os.environ[JAVA_VERBOSE_ENV] = "1"
+
+
+def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None:
+    """``--format table|tsv|json`` for what goes to stdout."""
+    parser.add_argument("--format", choices=OUTPUT_FORMATS, default="table",
+                        help=f"how {what} is printed on stdout: aligned text, tab-separated values or JSON")
+
+
+def log(args: argparse.Namespace):
+    """A function printing progress messages on stderr, silent under ``--quiet``."""
+    if getattr(args, "quiet", False):
+        return lambda line: None
+    return lambda line: print(line, file=sys.stderr)
 
 
 def depth_type(text: str) -> str | int:
@@ -30,16 +73,20 @@ def positive_int(text: str, message: str = "must be a positive integer") -> int:
 
 
 def add_query_field(parser: argparse.ArgumentParser) -> None:
+    """``--query-field title|desc|title+desc``."""
     parser.add_argument("--query-field", choices=QUERY_FIELDS, default="title", help="topic field used as the query")
 
 
 def add_cache(parser: argparse.ArgumentParser, no_cache: bool = True) -> None:
-    parser.add_argument("--cache-dir", default=None, help="cache folder (default $IRFAIR_CACHE or ~/.cache/irfair)")
+    """``--cache-dir DIR`` and (when ``no_cache``) ``--no-cache``, which exclude each other."""
+    group = parser.add_mutually_exclusive_group() if no_cache else parser
+    group.add_argument("--cache-dir", default=None, help="cache folder (default $IRFAIR_CACHE or ~/.cache/irfair)")
     if no_cache:
-        parser.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
+        group.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
 
 
 def add_embeddings(parser: argparse.ArgumentParser) -> None:
+    """``--embeddings NAME|FILE``."""
     parser.add_argument("--embeddings", default=DEFAULT_EMBEDDINGS, help="w2v-gnews-26k, glove-6b-50d or a vectors file")
 
 
@@ -70,9 +117,9 @@ def cache_dir(args: argparse.Namespace) -> CacheDir:
     return args.cache_dir
 
 
-def progress() -> bool:
-    """Progress bars only when stderr is a terminal."""
-    return sys.stderr.isatty()
+def progress(args: argparse.Namespace | None = None) -> bool:
+    """Progress bars only when stderr is a terminal, and not under ``--quiet``."""
+    return not getattr(args, "quiet", False) and sys.stderr.isatty()
 
 
 def names(text: str) -> tuple[str, ...]:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 
 HELP = "run a pyserini command-line module (e.g. index.lucene) under irfair's Java"
+EXAMPLE = """example (pyserini's own arguments, passed through):
+  irfair pyserini index.lucene --collection TrecCollection --input /data/disks45-nocr --index indexes/robust04 \\
+      --generator DefaultLuceneDocumentGenerator --threads 2 --storeRaw"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:

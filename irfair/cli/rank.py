@@ -9,20 +9,25 @@ from . import options
 
 HELP = "rank a corpus (or re-rank a run) and write a TREC run file"
 CHOICES = [name for name, spec in RANKERS.items() if spec.ranks_corpus]
+EXAMPLE = """examples (from the checkout, with ../shared/data beside it):
+  irfair rank --corpus ../shared/data/time/time.trec --topics ../shared/data/time/topics.time.txt \\
+      --ranker bm25 --depth 100 --out time-bm25.run
+  irfair rank --corpus ../shared/data/time/time.trec --topics ../shared/data/time/topics.time.txt \\
+      --ranker si --embeddings glove-6b-50d --rerank time-bm25.run --out time-glove_si.run"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=True, help="corpus (TREC/JSONL/.txt folder/ir_datasets id) or a Lucene index")
-    p.add_argument("--topics", required=True)
-    p.add_argument("--ranker", required=True, choices=CHOICES)
-    p.add_argument("--rerank", default=None, help="re-rank this run's candidates (add/si)")
-    p.add_argument("--depth", type=options.positive_int, default=1000)
+    p.add_argument("--topics", required=True, help="TREC topics file or qid<TAB>query lines")
+    p.add_argument("--ranker", required=True, choices=CHOICES, help="ranking model")
+    p.add_argument("--rerank", default=None, help="re-rank this run's candidates instead of the whole corpus (add/si)")
+    p.add_argument("--depth", type=options.positive_int, default=1000, help="documents per query in the run")
     p.add_argument("--out", required=True, help="run file to write")
     options.add_query_field(p)
-    p.add_argument("--index", default=None, help="an existing pyserini/Lucene index for bm25/qlm/tfidf")
+    p.add_argument("--index", default=None, help="an existing pyserini/Lucene index (bm25/qlm/tfidf only)")
     p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
     options.add_ranker_parameters(p, [RANKERS[name] for name in CHOICES])
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=2, help="threads for Lucene indexing and search")
     options.add_embeddings(p)
     options.add_cache(p)
 
@@ -38,12 +43,14 @@ def run(args: argparse.Namespace) -> int:
     if args.rerank and not spec.reranks:
         rerankers = ", ".join(n for n, s in RANKERS.items() if s.reranks and s.ranks_corpus)
         raise IrfairInputError(None, None, f"--rerank works with the {rerankers} rankers")
+    if args.index and spec.needs_embeddings:
+        raise IrfairInputError(None, None, f"--index is a Lucene index for bm25, qlm and tfidf; {spec.name} does not use it")
     ranker = make_ranker(spec.name, corpus=args.corpus, embeddings=args.embeddings if spec.needs_embeddings else None,
                          variant=args.variant, cache_dir=options.cache_dir(args), index=args.index, threads=args.threads,
-                         progress=options.progress(), **options.ranker_parameters(args, spec))
+                         progress=options.progress(args), **options.ranker_parameters(args, spec))
     run = ranker.rerank(queries, read_run(args.rerank), depth=args.depth) if args.rerank else ranker.rank(queries, depth=args.depth)
     without_vector = getattr(ranker, "n_docs_without_vector", 0)
-    if without_vector:
+    if without_vector and not args.quiet:
         print(f"{without_vector} documents have no in-vocabulary term and are never retrieved", file=sys.stderr)
     write_run(args.out, run)
     missing = len(queries) - len(run.ranking)

@@ -2,36 +2,40 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..rankers import NEURAL, rankers_of
 from . import options
 
-HELP = "every ranker × {regular, hard, strong} embeddings, audited: tables and plots"
+HELP = "every ranker × {regular, hard, strong} embeddings, audited: tables, plots and report.html"
+EXAMPLE = """example (from the checkout, with ../shared/data beside it; a few minutes on 2 cores):
+  irfair study --corpus ../shared/data/time/time.trec --topics ../shared/data/time/topics.time.txt \\
+      --qrels ../shared/data/time/qrels.time.txt --out study-time/ --neural none --depth 100"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--topics", required=True)
-    p.add_argument("--qrels", required=True)
+    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder or ir_datasets id")
+    p.add_argument("--topics", required=True, help="TREC topics file")
+    p.add_argument("--qrels", required=True, help="TREC qrels file")
     p.add_argument("--out", required=True, help="study folder (runs/ inside it are reused when present)")
-    p.add_argument("--ranker-embeddings", default="w2v-gnews-26k,glove-6b-50d")
-    p.add_argument("--measure-embeddings", default="w2v-gnews-26k,glove-6b-50d")
-    p.add_argument("--variants", default="regular,hard,strong")
+    p.add_argument("--ranker-embeddings", default="w2v-gnews-26k,glove-6b-50d",
+                   help="comma-separated embedding sets the embedding and neural rankers rank with")
+    p.add_argument("--measure-embeddings", default="w2v-gnews-26k,glove-6b-50d",
+                   help="comma-separated embedding sets GSR is measured with (one audit each)")
+    p.add_argument("--variants", default="regular,hard,strong", help="debiasing variants of the ranking embeddings")
     p.add_argument("--no-lexical", action="store_true", help="leave out BM25, QLM and tf-idf")
     p.add_argument("--neural", default=",".join(rankers_of(NEURAL)), help="comma-separated neural rankers, or none")
     p.add_argument("--depth", type=int, default=1000, help="run depth of every ranker")
     p.add_argument("--candidates", type=int, default=100, help="BM25 candidates re-ranked by the neural rankers")
     p.add_argument("--epochs", type=int, default=10, help="training epochs of the neural rankers")
-    p.add_argument("--bootstrap", type=int, default=1000)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
+    p.add_argument("--seed", type=int, default=0, help="seed of training, the bootstrap and the random run")
     options.add_query_field(p)
     options.add_cache(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..study import StudyConfig, run_study
-    from ..study.report import to_markdown
+    from ..study.report import compact_gsr, to_markdown
 
     config = StudyConfig(
         ranker_embeddings=options.names(args.ranker_embeddings), measure_embeddings=options.names(args.measure_embeddings),
@@ -41,9 +45,12 @@ def run(args: argparse.Namespace) -> int:
         query_field=args.query_field,
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
-                       progress=options.progress(), log=lambda line: print(line, file=sys.stderr))
-    print(to_markdown(result.gsr))
+                       progress=options.progress(args), log=options.log(args))
+    print(to_markdown(compact_gsr(result.gsr)))
+    for emb, audit in result.audits.items():
+        if audit.relative_gsr_note:
+            print(f"relative_gsr_pct [{emb}]: {audit.relative_gsr_note}")
     print()
     print(to_markdown(result.reliability))
-    print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md)")
+    print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md; open report.html in a browser)")
     return 0

@@ -7,13 +7,16 @@ from ..rankers import NEURAL, RANKERS, rankers_of
 from . import options
 
 HELP = "train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates"
+EXAMPLE = """example (from the checkout, with ../shared/data beside it):
+  irfair train --ranker drmm --corpus ../shared/data/vaswani/corpus --topics ../shared/data/vaswani/query-text.trec \\
+      --qrels ../shared/data/vaswani/qrels --candidates runs/vaswani/bm25.run --out vaswani-drmm.run"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ranker", required=True, choices=rankers_of(NEURAL))
-    p.add_argument("--corpus", required=True)
-    p.add_argument("--topics", required=True)
-    p.add_argument("--qrels", required=True)
+    p.add_argument("--ranker", required=True, choices=rankers_of(NEURAL), help="neural model to train")
+    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder or ir_datasets id")
+    p.add_argument("--topics", required=True, help="TREC topics file")
+    p.add_argument("--qrels", required=True, help="TREC qrels file (training labels)")
     p.add_argument("--candidates", required=True, help="run to re-rank (e.g. BM25)")
     p.add_argument("--out", required=True, help="run file to write")
     p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
@@ -35,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     check_run_queries(candidates, topics, args.topics)
     log = args.log or f"{args.out}.log"
     ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
-                         cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(),
+                         cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args),
                          folds_file=args.folds_file, log_path=log, **options.ranker_parameters(args, RANKERS[args.ranker]))
     run = ranker.rerank({qid: topic.text(args.query_field) for qid, topic in topics.items()}, candidates)
     write_run(args.out, run)

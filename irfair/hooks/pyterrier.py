@@ -66,8 +66,10 @@ class Genderedness(pt.Transformer):
 
 def gsr_experiment(retr_systems: Sequence | Mapping, topics, qrels, corpus, eval_metrics: Sequence = DEFAULT_MEASURES,
                    names: Sequence[str] | None = None, embeddings="w2v-gnews-26k", **audit_options) -> pd.DataFrame:
-    """One row per system, the perfect run first: ``name``, ``GSR`` (one slope over queries) with its 95% CI,
-    ``rel. GSR``, ``GSR queries``, ``evaluated`` (queries the measures average over) and one column per measure.
+    """One row per system, the perfect run first: ``name``, ``gsr`` (one slope over queries) with its 95% CI
+    (``gsr_ci_low``, ``gsr_ci_high``), ``delta_gsr`` (GSR − GSR(perfect)), ``relative_gsr_pct`` (n/a unless the
+    perfect run's GSR is clearly positive), ``n_queries`` (queries GSR uses), ``n_evaluated`` (queries the measures
+    average over) and one column per measure — the names of :meth:`irfair.AuditResult.table`.
 
     ``retr_systems``: result frames or transformers (applied to the topics), a list (named by ``names``) or
     ``{name: system}``; ``topics``: a frame ``qid, query`` or any shape :func:`irfair.trec.as_topics` takes;
@@ -90,7 +92,6 @@ def gsr_experiment(retr_systems: Sequence | Mapping, topics, qrels, corpus, eval
     rows = []
     for name in [n for n, audited in result.systems.items() if audited.kind in (PERFECT, "system")]:
         row = table.loc[name]
-        rows.append({"name": name, "GSR": row["GSR"], "GSR CI low": row["CI low"], "GSR CI high": row["CI high"],
-                     "rel. GSR": float("nan") if name == PERFECT else row["rel. GSR"], "GSR queries": int(row["queries"]),
-                     "evaluated": int(row["evaluated"]), **{m: row[m] for m in result.measures}})
+        rows.append({"name": name, **{c: row[c] for c in ("gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "relative_gsr_pct")},
+                     "n_queries": int(row["n_queries"]), "n_evaluated": int(row["n_evaluated"]), **{m: row[m] for m in result.measures}})
     return pd.DataFrame(rows)

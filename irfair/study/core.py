@@ -20,6 +20,7 @@ from .plan import StudyConfig, SystemSpec, plan
 from .report import write_study
 from .runs import build_runs
 from .tables import (
+    TAU_DEPTH,
     direct_stereotype_tables,
     effectiveness_table,
     gsr_table,
@@ -46,6 +47,12 @@ class StudyResult:
     validation: pd.DataFrame
     query_genderedness: pd.DataFrame
     files: list[Path] = field(default_factory=list)
+    config: StudyConfig | None = None
+
+    @property
+    def tau_depth(self) -> int:
+        """The depth of the lists whose Kendall τ distance is measured: the top 100, or the run depth when shorter."""
+        return min(TAU_DEPTH, self.config.depth) if self.config else TAU_DEPTH
 
 
 def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | None = None,
@@ -85,5 +92,6 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
         specs, audits, gsr_table(specs, audits), effectiveness_table(specs, audits[config.measure_embeddings[0]]),
         reliability_table(audits, query_g), rank_changes, changes_per_query, direct, favour, validation_table(measuring), query_g,
     )
+    result.config = config
     result.files = write_study(result, out)
     return result

@@ -1,4 +1,5 @@
-"""Files of a study: tables as CSV and one Markdown report, plots as PNG and PDF (matplotlib, lazily)."""
+"""Files of a study: tables as CSV (no index column: every column is named) and one Markdown report, plots
+as PNG and PDF, and a self-contained ``report.html`` (matplotlib imported only when a plot is drawn)."""
 from __future__ import annotations
 
 import math
@@ -8,7 +9,10 @@ import numpy as np
 import pandas as pd
 
 from ..atomic import safe_filename, write_outputs
-from ..audit.report import scatter_plot
+from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
+from ..audit.summary import ci
+from .figures import figures
+from .html import study_page
 
 
 def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -26,141 +30,96 @@ def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
     return "\n".join([header, rule, *rows])
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def _save(fig, path: Path) -> None:
-    fig.savefig(path, format=path.suffix.lstrip("."), dpi=120, bbox_inches="tight")
-
-
-def grid_plot(result, embeddings: str, path: Path) -> None:
-    """All systems' g(q)–g_q(L) scatters in one grid, each with its fitted line and the perfect run's."""
-    plt = _pyplot()
-    audit = result.audits[embeddings]
-    names = list(audit.systems)
-    columns = 4
-    rows = math.ceil(len(names) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.2 * columns, 2.7 * rows), sharex=True, sharey=True, squeeze=False)
-    perfect = audit.perfect.gsr
-    for ax, name in zip(axes.flat, names):
-        g = audit[name].gsr
-        used = g.per_query[g.per_query["used"]]
-        ax.scatter(used["query_genderedness"], used["list_genderedness"], s=6, alpha=0.6)
-        x = used["query_genderedness"].to_numpy()
-        if len(x) > 1 and np.ptp(x) > 0:
-            grid = np.linspace(x.min(), x.max(), 20)
-            ax.plot(grid, g.intercept + g.slope * grid, color="C3")
-            ax.plot(grid, perfect.intercept + perfect.slope * grid, "k--", lw=0.8)
-        ax.set_title(f"{name}: {g.slope:+.3f}", fontsize=8)
-        ax.tick_params(labelsize=7)
-    for ax in list(axes.flat)[len(names):]:
-        ax.axis("off")
-    fig.supxlabel("query genderedness g(q)  (female > 0 > male)")
-    fig.supylabel("list genderedness g_q(L)")
-    fig.suptitle(f"GSR per system, measured with {embeddings} (dashed: perfect run)")
-    fig.tight_layout()
-    _save(fig, path)
-    plt.close(fig)
+def compact_gsr(frame: pd.DataFrame) -> pd.DataFrame:
+    """The GSR table for reading: each ``*_ci_low``/``*_ci_high`` pair joined into one ``*_ci95`` column ``[low, high]``."""
+    out = frame.copy()
+    for column in list(out.columns):
+        if "_ci_low" in column:
+            high = column.replace("_ci_low", "_ci_high")
+            joined = [ci(low, up) for low, up in zip(out[column], out[high])]
+            out.insert(out.columns.get_loc(column), column.replace("_ci_low", "_ci95"), joined)
+            out = out.drop(columns=[column, high])
+    return out
 
 
-def tau_plot(result, path: Path) -> None:
-    """Kendall τ distance between top-100 lists before and after debiasing against |g(q)|."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4.2))
-    frame = result.rank_changes_per_query.dropna()
-    for (system, variant), group in frame.groupby(["system", "variant"]):
-        ax.scatter(group["abs_g"], group["kendall_tau_distance"], s=10, alpha=0.6, label=f"{system} ({variant})")
-    ax.set_xlabel("|g(q)|  (query genderedness, absolute)")
-    ax.set_ylabel("Kendall τ distance, top-100 before vs after")
-    ax.set_title("Rank changes after debiasing")
-    if len(frame):
-        ax.legend(fontsize=7, ncol=2)
-    fig.tight_layout()
-    _save(fig, path)
-    plt.close(fig)
+def flat(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with a named index turned into columns (a RangeIndex dropped), ready for ``to_csv(index=False)``."""
+    return frame if isinstance(frame.index, pd.RangeIndex) else frame.reset_index()
 
 
-def favour_plot(result, path: Path) -> None:
-    """Stacked bars: share of queries whose list favours male / neither / female documents, per g(q) bin."""
-    plt = _pyplot()
-    runs = list(dict.fromkeys(result.favour["run"]))
-    columns = 4
-    rows = math.ceil(len(runs) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.4 * columns, 2.8 * rows), sharey=True, squeeze=False)
-    colours = {"male": "#4575b4", "balanced": "#d9d9d9", "female": "#d73027"}
-    for ax, run in zip(axes.flat, runs):
-        table = result.favour[result.favour["run"] == run].set_index("bin")
-        bottom = np.zeros(len(table))
-        for column in ("male", "balanced", "female"):
-            ax.bar(range(len(table)), table[column], bottom=bottom, color=colours[column], label=column)
-            bottom += table[column].to_numpy()
-        ax.set_xticks(range(len(table)), table.index, rotation=60, fontsize=6)
-        ax.set_title(run, fontsize=8)
-    for ax in list(axes.flat)[len(runs):]:
-        ax.axis("off")
-    axes.flat[0].legend(fontsize=7)
-    fig.supxlabel("bin of query genderedness g(q)")
-    fig.supylabel("share of queries")
-    fig.suptitle("Direct stereotypes: lists with more male / female documents")
-    fig.tight_layout()
-    _save(fig, path)
-    plt.close(fig)
+class FigureCache:
+    """Each figure drawn once and saved in every format (PNG, PDF, inline SVG); all closed by :meth:`close`."""
+
+    def __init__(self) -> None:
+        self.figures: dict[str, object] = {}
+
+    def get(self, key: str, make):
+        """The figure of ``key``, made by ``make()`` the first time."""
+        if key not in self.figures:
+            self.figures[key] = make()
+        return self.figures[key]
+
+    def release(self, key: str) -> None:
+        """Close the figure of ``key`` (when it is not needed any more)."""
+        fig = self.figures.pop(key, None)
+        if fig is not None:
+            pyplot().close(fig)
+
+    def close(self) -> None:
+        """Close every figure made."""
+        for fig in self.figures.values():
+            pyplot().close(fig)
+        self.figures.clear()
 
 
-def agreement_plot(result, path: Path) -> None:
-    """Query genderedness under the first two measuring embeddings, one point per query."""
-    plt = _pyplot()
-    frame = result.query_genderedness.dropna()
-    fig, ax = plt.subplots(figsize=(4.8, 4.4))
-    a, b = frame.columns[:2]
-    ax.scatter(frame[a], frame[b], s=10, alpha=0.7)
-    r = np.corrcoef(frame[a], frame[b])[0, 1] if len(frame) > 2 else float("nan")
-    ax.set_xlabel(f"g(q) with {a}")
-    ax.set_ylabel(f"g(q) with {b}")
-    ax.set_title(f"Query genderedness agreement (Pearson r = {r:.3f})")
-    ax.axhline(0, color="grey", lw=0.5)
-    ax.axvline(0, color="grey", lw=0.5)
-    fig.tight_layout()
-    _save(fig, path)
-    plt.close(fig)
+TITLES = {
+    "gsr": "GSR, delta_gsr = GSR - GSR(perfect) and relative_gsr_pct per measuring embedding",
+    "effectiveness": "Effectiveness (% change vs regular; * p < 0.05, ** p < 0.01, paired t-test)",
+    "reliability": "Reliability across measuring embeddings",
+    "rank_changes": "Rank changes after debiasing (Kendall τ distance of the top-{depth} lists) against |g(q)|",
+    "direct_stereotype": "Direct stereotypes: gap(q) = (m + 1)/(f + 1) over each list",
+    "intrinsic_validation": "Intrinsic validation of genderedness (one-tailed permutation tests)",
+}
 
 
-def write_study(result, out_dir: str | Path) -> list[Path]:
-    """Write every table (CSV), ``study.md`` and every plot (PNG + PDF) under ``out_dir``, all-or-nothing."""
-    tables = {
+def study_tables(result) -> dict[str, pd.DataFrame]:
+    """Every table of the study by file stem."""
+    return {
         "gsr": result.gsr, "effectiveness": result.effectiveness, "reliability": result.reliability,
         "rank_changes": result.rank_changes, "direct_stereotype": result.direct_stereotype,
         "favour_shares": result.favour, "intrinsic_validation": result.validation,
+        "rank_changes_per_query": result.rank_changes_per_query,
     }
-    writers = {f"{name}.csv": (lambda p, t=table: t.to_csv(p)) for name, table in tables.items()}
-    writers["rank_changes_per_query.csv"] = lambda p: result.rank_changes_per_query.to_csv(p, index=False)
+
+
+def write_study(result, out_dir: str | Path) -> list[Path]:
+    """Write every table (CSV), ``study.md``, every plot (PNG + PDF) and ``report.html`` under ``out_dir``, all-or-nothing."""
+    tables = study_tables(result)
+    writers = {f"{name}.csv": (lambda p, t=table: flat(t).to_csv(p, index=False)) for name, table in tables.items()}
     markdown = ["# GSR study", ""]
-    titles = {
-        "gsr": "GSR (absolute and relative to the perfect run) per measuring embedding",
-        "effectiveness": "Effectiveness (% change vs regular; * p < 0.05, ** p < 0.01, paired t-test)",
-        "reliability": "Reliability across measuring embeddings",
-        "rank_changes": "Rank changes after debiasing (Kendall τ distance of top-100 lists) against |g(q)|",
-        "direct_stereotype": "Direct stereotypes: gap(q) = (m + 1)/(f + 1) over each list",
-        "intrinsic_validation": "Intrinsic validation of genderedness (one-tailed permutation tests)",
-    }
-    for name, title in titles.items():
-        markdown += [f"## {title}", "", to_markdown(tables[name]), ""]
-    writers["study.md"] = lambda p: p.write_text("\n".join(markdown), encoding="utf-8")
+    for name, title in TITLES.items():
+        shown = compact_gsr(tables[name]) if name == "gsr" else tables[name]
+        markdown += [f"## {title.format(depth=result.tau_depth)}", "", to_markdown(shown), ""]
+    notes = {emb: audit.relative_gsr_note for emb, audit in result.audits.items() if audit.relative_gsr_note}
+    markdown += [f"relative_gsr_pct [{emb}]: {note}" for emb, note in notes.items()]
+    writers["study.md"] = lambda p: p.write_text("\n".join(markdown) + "\n", encoding="utf-8")
+    cache = FigureCache()
+    study_figures = figures(result)
+    for stem, make in study_figures.items():
+        for suffix in ("png", "pdf"):
+            writers[f"{stem}.{suffix}"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
     for emb, audit in result.audits.items():
         folder = f"plots/{safe_filename(Path(emb).name)}"
-        for suffix in ("png", "pdf"):
-            writers[f"{folder}/grid.{suffix}"] = lambda p, e=emb: grid_plot(result, e, p)
-            for name in audit.systems:
-                writers[f"{folder}/scatter_{safe_filename(name)}.{suffix}"] = lambda p, a=audit, n=name: scatter_plot(a, n, p)
-    for suffix in ("png", "pdf"):
-        writers[f"plots/rank_changes.{suffix}"] = lambda p: tau_plot(result, p)
-        writers[f"plots/direct_stereotype.{suffix}"] = lambda p: favour_plot(result, p)
-        if result.query_genderedness.shape[1] >= 2:
-            writers[f"plots/query_genderedness_agreement.{suffix}"] = lambda p: agreement_plot(result, p)
-    return write_outputs(out_dir, writers)
+        for name in audit.systems:
+            stem = f"{folder}/scatter_{safe_filename(name)}"
+            make = (lambda a=audit, n=name: scatter_figure(a, n))
+            writers[f"{stem}.png"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
+            writers[f"{stem}.pdf"] = lambda p, stem=stem, make=make: (save_figure(cache.get(stem, make), p), cache.release(stem))
+    titles = {name: title.format(depth=result.tau_depth) for name, title in TITLES.items()}
+    svgs = {stem: (lambda stem=stem, make=make: figure_svg(cache.get(stem, make), close=False)) for stem, make in study_figures.items()}
+    writers["report.html"] = lambda p: p.write_text(study_page(result, {t: flat(tables[n]) for n, t in titles.items()}, svgs),
+                                                    encoding="utf-8")
+    try:
+        return write_outputs(out_dir, writers)
+    finally:
+        cache.close()

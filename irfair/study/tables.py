@@ -17,7 +17,18 @@ from ..rankers import EMBEDDING
 from ..trec import Run
 from .plan import SystemSpec, short_name
 
+TAU_DEPTH = 100
+GSR_COLUMNS = ("gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "delta_gsr_ci_low", "delta_gsr_ci_high", "delta_gsr_p",
+               "relative_gsr_pct")
 GENDERED_BINS = (-1.0, -0.1, -0.05, -0.02, 0.02, 0.05, 0.1, 1.0)
+# the bins above in words (each right-closed: "-0.05 to -0.02" is -0.05 < g(q) <= -0.02)
+BIN_LABELS = ("<= -0.10", "-0.10 to -0.05", "-0.05 to -0.02", "-0.02 to 0.02", "0.02 to 0.05", "0.05 to 0.10", "> 0.10")
+
+
+def bin_label(interval: pd.Interval) -> str:
+    """A readable label for a ``pd.cut`` interval of :data:`GENDERED_BINS` (``(-1.001, -0.1]`` → ``<= -0.10``)."""
+    right = float(interval.right)
+    return BIN_LABELS[min(range(len(BIN_LABELS)), key=lambda i: abs(GENDERED_BINS[i + 1] - right))]
 
 
 def _rows(specs: Sequence[SystemSpec]) -> list[tuple[str, SystemSpec | None]]:
@@ -34,13 +45,15 @@ def _stars(p: float) -> str:
 
 
 def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult]) -> pd.DataFrame:
-    """GSR and relative GSR of every run under each measuring embedding; index (system, variant)."""
+    """GSR, delta_gsr (GSR − GSR(perfect)) and relative_gsr_pct (n/a unless the perfect run's GSR is clearly
+    positive, see :mod:`irfair.audit.result`) of every run under each measuring embedding; index (system, variant)."""
     rows = []
     for name, spec in _rows(specs):
         row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-", "run": name}
         for emb, result in audits.items():
-            row[f"GSR [{short_name(emb)}]"] = result[name].gsr.slope
-            row[f"rel. GSR [{short_name(emb)}]"] = result[name].relative_gsr
+            summary = result[name].summary()
+            for column in GSR_COLUMNS:
+                row[f"{column} [{short_name(emb)}]"] = summary[column]
         rows.append(row)
     return pd.DataFrame(rows).set_index(["system", "variant"])
 
@@ -89,7 +102,7 @@ def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) 
     return pd.DataFrame(rows)
 
 
-def kendall_tau_distance(before: Sequence[str], after: Sequence[str], k: int = 100) -> float:
+def kendall_tau_distance(before: Sequence[str], after: Sequence[str], k: int = TAU_DEPTH) -> float:
     """(1 − τ_b)/2 between two top-k lists over the union of their documents; a document missing from a
     list is ranked (tied) just after its last element. 0 = same order, 1 = reversed."""
     a, b = list(before[:k]), list(after[:k])
@@ -142,7 +155,7 @@ def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], s
         shares.insert(0, "run", name)
         favour_frames.append(shares.reset_index())
     favour = pd.concat(favour_frames, ignore_index=True)
-    favour["bin"] = favour["bin"].astype(str)
+    favour["bin"] = favour["bin"].map(bin_label).astype(str)
     return pd.DataFrame(direct_rows).set_index("run"), favour
 
 

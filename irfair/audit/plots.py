@@ -1,0 +1,95 @@
+"""Scatter plots of an audit: g(q) against g_q(L) per system, its fitted line and the perfect run's line
+(matplotlib, imported only here and only when a plot is drawn)."""
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .result import PERFECT, AuditResult
+
+X_LABEL = "query genderedness g(q)  (female > 0 > male)"
+Y_LABEL = "list genderedness g_q(L)"
+
+
+def pyplot():
+    """matplotlib's pyplot on the Agg backend (no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def ticker():
+    """matplotlib's ticker module."""
+    import matplotlib.ticker
+
+    return matplotlib.ticker
+
+
+def draw_scatter(ax, result: AuditResult, system: str, point_size: float = 14, legend: bool = True) -> None:
+    """One system's queries, its OLS line and (dashed) the perfect run's line on ``ax``."""
+    audit = result.systems[system]
+    frame = audit.gsr.per_query[audit.gsr.per_query["used"]]
+    x = frame["query_genderedness"].to_numpy(dtype=np.float64)
+    ax.scatter(x, frame["list_genderedness"], s=point_size, alpha=0.7, label="queries")
+    if len(x) >= 2 and np.ptp(x) > 0:
+        grid = np.linspace(x.min(), x.max(), 50)
+        g = audit.gsr
+        if math.isfinite(g.slope):
+            ax.plot(grid, g.intercept + g.slope * grid, color="C3", label=f"{system}: GSR = {g.slope:+.3f}")
+        p = result.perfect.gsr
+        if system != PERFECT and math.isfinite(p.slope):
+            ax.plot(grid, p.intercept + p.slope * grid, "k--", lw=1, label=f"perfect: GSR = {p.slope:+.3f}")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.axvline(0, color="grey", lw=0.5)
+    ax.xaxis.set_major_locator(ticker().MaxNLocator(5))
+    ax.yaxis.set_major_locator(ticker().MaxNLocator(6))
+    if legend:
+        ax.legend(fontsize=8, loc="best")
+
+
+def scatter_figure(result: AuditResult, system: str):
+    """The figure of one system's scatter plot."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(5.5, 4.2))
+    draw_scatter(ax, result, system)
+    ax.set_xlabel(X_LABEL)
+    ax.set_ylabel(Y_LABEL)
+    ax.set_title(f"{system} ({result.embeddings}, {result.systems[system].gsr.n_queries} queries)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def save_figure(fig, path: str | Path) -> None:
+    """Save a laid-out figure; the format follows the suffix (png, pdf, svg)."""
+    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
+
+
+def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
+    """Save one system's scatter plot; the format follows the suffix (png, pdf, svg)."""
+    fig = scatter_figure(result, system)
+    save_figure(fig, path)
+    pyplot().close(fig)
+
+
+def figure_svg(fig, close: bool = True) -> str:
+    """A figure as inline SVG markup (text kept as text, no XML header); the figure closed unless ``close`` is False."""
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "irfair"}):
+        fig.savefig(buffer, format="svg")
+    if close:
+        pyplot().close(fig)
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def scatter_svg(result: AuditResult, system: str) -> str:
+    """One system's scatter plot as inline SVG."""
+    return figure_svg(scatter_figure(result, system))

@@ -1,0 +1,64 @@
+"""Tied scores in a run: how often trec_eval's tie rule changed the order the file lists.
+
+irfair ranks a run's documents by score, ties by document id descending (trec_eval's rule, see
+:mod:`irfair.trec`), so a run whose tied documents are listed in another order is audited in an order
+other than the file's. :func:`tie_report` counts where that happened so the audit can say so.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ..trec import Run
+
+
+@dataclass(frozen=True)
+class TieReport:
+    """Per run: queries with tied scores, tied documents, queries whose order changed (anywhere, and
+    within the audited depth)."""
+
+    run: str
+    queries_with_ties: int
+    tied_documents: int
+    queries_reordered: int
+    queries_reordered_in_depth: int
+
+    def warning(self) -> str | None:
+        """One line for the user when ties changed the order, else None."""
+        if not self.queries_reordered:
+            return None
+        return (f"{self.run}: scores tie in {self.queries_with_ties} queries ({self.tied_documents} documents); ordering ties by "
+                f"document id (trec_eval's rule) changed the file's order in {self.queries_reordered} queries, "
+                f"{self.queries_reordered_in_depth} of them within the audited depth")
+
+    def to_dict(self) -> dict:
+        """JSON-ready counts."""
+        return {"run": self.run, "queries_with_ties": self.queries_with_ties, "tied_documents": self.tied_documents,
+                "queries_reordered": self.queries_reordered, "queries_reordered_in_depth": self.queries_reordered_in_depth}
+
+
+def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
+    """Count ties of ``run`` and where ordering them changed the file's order (the file's order is the
+    order of its lines; runs not read from a file have none and are reported without reordering).
+    ``depth[qid]``: the audited depth of each query."""
+    with_ties = tied = reordered = reordered_in_depth = 0
+    for qid, hits in run.ranking.items():
+        scores = [score for _, score in hits]
+        n_tied = sum(1 for i, s in enumerate(scores) if (i > 0 and scores[i - 1] == s) or (i + 1 < len(scores) and scores[i + 1] == s))
+        if not n_tied:
+            continue
+        with_ties += 1
+        tied += n_tied
+        lines = [run.line_of.get((qid, doc)) for doc, _ in hits]
+        if any(line is None for line in lines):
+            continue
+        # by score with ties in the file's order (a stable sort of the file's lines), against trec_eval's order
+        in_file = [hit for _, hit in sorted(zip(lines, hits), key=lambda pair: pair[0])]
+        file_order = [doc for doc, _ in sorted(in_file, key=lambda hit: -hit[1])]
+        ranked = [doc for doc, _ in hits]
+        if file_order != ranked:
+            reordered += 1
+            k = depth.get(qid, 0)
+            if file_order[:k] != ranked[:k]:
+                reordered_in_depth += 1
+    return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth)

@@ -1,0 +1,94 @@
+"""report.html opened in a real browser (headless Chromium): no console error, no network request, the
+expected rows, a working filter and sort, and a screenshot that is not blank."""
+import copy
+import io
+import os
+import re
+import shutil
+
+import pytest
+from chromium import Browser, chromium_path
+from helpers import overlap_run
+
+from irfair.audit import audit
+from irfair.audit.html import audit_page
+from irfair.audit.report import save_audit
+from irfair.corpus import open_corpus
+from irfair.trec import read_topics
+
+# `make test` installs chromium first (`make chromium`); under CI a missing browser is a failure, not a skip
+pytestmark = pytest.mark.skipif(chromium_path() is None and not os.environ.get("CI"),
+                                reason="needs Debian's chromium (make chromium installs it)")
+
+
+@pytest.fixture(scope="module")
+def report(shared_data, w2v, tmp_path_factory):
+    folder = shared_data / "time"
+    topics = read_topics(folder / "topics.time.txt")
+    docs = dict(open_corpus(folder / "time.trec").iter_docs())
+    result = audit([overlap_run(topics, docs)], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
+                   w2v, n_bootstrap=100, cache_dir=False)
+    out = tmp_path_factory.mktemp("report")
+    save_audit(result, out, plots=False)
+    return result, out / "report.html"
+
+
+def test_page_is_self_contained(report):
+    _, path = report
+    text = path.read_text(encoding="utf-8")
+    # the only URLs are SVG/XML namespace names, never something to load
+    urls = set(re.findall(r"https?://[^\s\"'<>)]+", text))
+    assert urls <= {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink", "http://purl.org/dc/elements/1.1/",
+                    "http://creativecommons.org/ns#", "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+                    "http://purl.org/dc/dcmitype/StillImage", "https://matplotlib.org/"}
+    assert "<link" not in text and " src=" not in text and "@import" not in text
+
+
+def test_report_in_headless_chromium(report, tmp_path):
+    from PIL import Image
+
+    result, path = report
+    with Browser() as browser:
+        page = browser.open(path)
+        summary = page.evaluate("Array.from(document.querySelectorAll('#summary tbody tr')).map(r => r.cells[0].textContent)")
+        assert summary == ["perfect", "random", "overlap"]
+        # relative GSR is n/a on TIME: the perfect run's GSR is not clearly positive
+        relative = page.evaluate("Array.from(document.querySelectorAll('#summary tbody tr')).map(r => r.cells[6].textContent)")
+        assert relative == ["-", "n/a*", "n/a*"]
+        rows = page.evaluate("document.querySelectorAll('#per-query tbody tr').length")
+        assert rows == 3 * 83
+        assert page.evaluate("document.getElementById('per-query-count').textContent") == "249 of 249 rows"
+        # filtering: the 4 queries without relevant documents, once per system
+        page.evaluate("(() => { const box = document.querySelector('input[data-table=\"per-query\"]');"
+                      " box.value = 'no relevant'; box.dispatchEvent(new Event('input')); })()")
+        assert page.evaluate("document.getElementById('per-query-count').textContent") == "12 of 249 rows"
+        visible = page.evaluate("Array.from(document.querySelectorAll('#per-query tbody tr')).filter(r => !r.hidden)"
+                                ".map(r => r.cells[1].textContent)")
+        assert sorted(set(visible)) == ["56", "59", "62", "72"]
+        # sorting by query_genderedness (column 4), ascending: the smallest g(q) of any used query comes first
+        page.evaluate("document.querySelectorAll('#per-query thead th')[3].click()")
+        first = page.evaluate("parseFloat(document.querySelector('#per-query tbody tr').cells[3].getAttribute('data-value'))")
+        assert first == pytest.approx(result.perfect.gsr.per_query["query_genderedness"].min())
+        excluded = page.evaluate("document.querySelectorAll('#excluded tbody tr').length")
+        assert excluded == 4
+        png = page.screenshot()
+        assert page.errors == []
+        assert [url for url in page.requests if not url.startswith("file:")] == []
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.width >= 1000 and image.height > 2000
+    small = image.resize((image.width // 8, image.height // 8))
+    colours = small.getcolors(maxcolors=1 << 20)
+    non_white = sum(count for count, colour in colours if sum(colour) < 720)
+    assert len(colours) > 100 and non_white > 0.05 * small.width * small.height
+    keep = os.environ.get("IRFAIR_KEEP_SCREENSHOT")
+    if keep:
+        shutil.copyfile(path, f"{keep}.html")
+        with open(keep, "wb") as handle:
+            handle.write(png)
+
+
+def test_page_escapes_text(report):
+    result = copy.deepcopy(report[0])
+    result.systems["overlap"].gsr.per_query.loc[0, "query"] = "<script>alert(1)</script>"
+    text = audit_page(result)
+    assert "<script>alert(1)" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text

@@ -1,0 +1,45 @@
+"""Tied scores: counted by hand on a tiny run file, and the audit says so in one warning line."""
+from irfair.audit import audit
+from irfair.audit.summary import format_table
+from irfair.audit.ties import tie_report
+from irfair.trec import read_run
+
+# q1: d1 and d2 tie, listed d1 first; trec_eval's rule (doc id descending) puts d2 first → reordered.
+# q2: no tie.  q3: d5 and d4 tie and are already listed d5, d4 → tie, order kept.
+RUN = """1 Q0 d1 1 2.0 t
+1 Q0 d2 2 2.0 t
+1 Q0 d3 3 1.0 t
+2 Q0 d4 1 3.0 t
+2 Q0 d1 2 1.0 t
+3 Q0 d5 1 1.5 t
+3 Q0 d4 2 1.5 t
+"""
+
+
+def test_tie_report_by_hand(tmp_path):
+    path = tmp_path / "tied.run"
+    path.write_text(RUN)
+    run = read_run(path)
+    assert run.doc_ids("1") == ["d2", "d1", "d3"]
+    report = tie_report(run, {"1": 1, "2": 2, "3": 2})
+    assert (report.queries_with_ties, report.tied_documents, report.queries_reordered, report.queries_reordered_in_depth) == (2, 4, 1, 1)
+    assert report.warning() == ("tied: scores tie in 2 queries (4 documents); ordering ties by document id (trec_eval's rule) "
+                                "changed the file's order in 1 queries, 1 of them within the audited depth")
+    # within depth 3 both tied documents are listed, but in another order than the file's
+    assert tie_report(run, {"1": 3}).queries_reordered_in_depth == 1
+    # a run not read from a file has no order of its own to compare with
+    run.line_of.clear()
+    assert tie_report(run, {"1": 1}).queries_reordered == 0 and tie_report(run, {"1": 1}).warning() is None
+
+
+def test_audit_warns_about_reordered_ties(tmp_path, hand):
+    path = tmp_path / "tied.run"
+    path.write_text(RUN)
+    docs = {f"d{i}": text for i, text in enumerate(["", "woman nurse she", "man doctor he", "girl", "boy he", "nurse she"])}
+    del docs["d0"]
+    topics = {"1": "doctor", "2": "nurse", "3": "table"}
+    qrels = {"1": {"d1": 1}, "2": {"d4": 1, "d1": 1}, "3": {"d5": 1, "d4": 1}}
+    result = audit([path], qrels, topics, docs, hand, n_bootstrap=0, cache_dir=False)
+    assert result.warnings == [tie_report(read_run(path), {"1": 1, "2": 2, "3": 2}).warning()]
+    assert result.ties[0]["queries_reordered"] == 1
+    assert f"warning: {result.warnings[0]}" in format_table(result)
