@@ -119,3 +119,13 @@ def test_empty_and_missing_files(tmp_path):
         read_run(empty)
     with pytest.raises(IrfairInputError, match="qrels file not found"):
         read_qrels(tmp_path / "nope.txt")
+
+
+def test_written_runs_read_back_with_the_same_scores(tmp_path):
+    """Scores that differ only after the sixth decimal stay distinct: no tie is created by writing."""
+    from irfair.trec import Run, read_run, write_run
+
+    run = Run("r", {"1": [("d1", 1 / 3), ("d2", 1 / 3 - 1e-9), ("d3", 2.5e-12)], "2": [("d4", -0.7071067811865476)]})
+    write_run(tmp_path / "r.run", run)
+    back = read_run(tmp_path / "r.run")
+    assert back.ranking == run.ranking

@@ -251,12 +251,13 @@ def relevant_docs(qrels: Qrels, qid: str) -> list[tuple[str, int]]:
 
 
 def write_run(path: str | Path, run: Run, tag: str | None = None) -> None:
-    """Write ``run`` as a 6-column TREC run file, atomically."""
+    """Write ``run`` as a 6-column TREC run file, atomically. Scores are written in full (Python's shortest
+    round-trip form), so reading the file back gives the same scores and creates no ties."""
     run_tag = tag or run.tag or run.name
     lines = []
     for qid, hits in run.ranking.items():
         for rank, (doc_id, score) in enumerate(hits, start=1):
-            lines.append(f"{qid} Q0 {doc_id} {rank} {score:.6f} {run_tag}")
+            lines.append(f"{qid} Q0 {doc_id} {rank} {float(score)!r} {run_tag}")
     write_text(path, "\n".join(lines) + "\n")
 
 
