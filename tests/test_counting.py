@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irfair.corpus import open_corpus
-from irfair.corpus.counting import TermCounter, count_in_parallel, pieces
-from irfair.text import content_tokens, default_stopwords, tokenize
+from irfair.corpus.counting import TermCounter, count_batch, count_in_parallel
+from irfair.text import content_tokens, default_stopwords
 
 STOP = default_stopwords()
 TRICKY = [
@@ -26,10 +26,12 @@ def _expected(texts):
     return [dict(Counter(content_tokens(text, STOP))) for text in texts]
 
 
-def test_pieces_keep_irfairs_tokens():
-    for text in TRICKY:
-        assert [p for p in pieces(text) if len(p) >= 2 and p.isalpha()] == tokenize(text)
-    assert pieces("x2 a_b HELLO-world") == ["x2", "a", "b", "hello", "world"]  # ASCII path, filtered later
+def test_every_token_kind_is_counted_as_irfair_tokenises():
+    """ASCII (digits, underscore, one letter, apostrophe, a 17-letter token), Unicode, empty and digit-only texts."""
+    texts = TRICKY + ["Internationalisation counterrevolutionaries x internationalisations"]
+    terms, block = count_batch(texts, STOP)
+    assert _rows(block, terms) == _expected(texts)
+    assert "internationalisation" in terms and "counterrevolutionaries" in terms  # longer than 16 letters
 
 
 def test_counts_equal_the_reference_on_real_collections(shared_data):
@@ -61,7 +63,8 @@ def test_a_growing_vocabulary_keeps_earlier_columns():
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
-@given(st.lists(st.text(max_size=60), max_size=6))
+@given(st.lists(st.one_of(st.text(max_size=60), st.text(st.characters(max_codepoint=127), max_size=300),
+                          st.text("aZ9_- \n.", max_size=300)), max_size=6))
 def test_any_text_counts_like_the_reference(texts):
     counter = TermCounter(STOP, [], {})
     assert _rows(counter.count(texts), counter.vocab) == _expected(texts)

@@ -1,57 +1,123 @@
-"""Term counting at C speed: documents → a CSR block of term counts, the same tokens as
-:func:`irfair.text.tokenize` and the same stoplist, without a Python loop over tokens.
+"""Term counting near the hardware: a batch of documents → a CSR block of term counts, with exactly the
+tokens of :func:`irfair.text.tokenize` and the same stoplist, and no Python loop over tokens.
 
-An ASCII document (nearly every document of a TREC collection) is lower-cased and split in one
-``str.translate`` + ``str.split`` (every character that is not a letter or digit becomes a space);
-pieces with a digit or of one letter are then dropped through their column, decided once per distinct
-piece. Any other document goes through :func:`irfair.text.tokenize` itself, so Unicode letters,
-case and digits are treated exactly as everywhere else in irfair. Pieces are mapped to columns with
-one dictionary look-up each (in C, through ``map``), and counts are summed by scipy's CSR builder.
+ASCII documents (nearly every document of a TREC collection) are joined into one byte buffer and
+tokenised with numpy: a 256-entry table lower-cases letters and digits and turns every other byte into a
+separator; token boundaries are where the buffer switches between the two; a token with a digit or of
+one letter is dropped. Each token of at most 16 letters is packed into 16 bytes (read as two unaligned
+little-endian words) that pandas factorises by hashing, in order of first occurrence; the rare longer
+tokens and every non-ASCII document go through :func:`irfair.text.tokenize` itself, so Unicode letters,
+case and digits are treated exactly as everywhere else in irfair. Counts are summed by scipy's CSR
+builder.
 
-:func:`count_in_parallel` spreads batches over worker processes; columns are assigned in order of
-first occurrence in the corpus, exactly as one process would assign them.
+:func:`count_in_parallel` spreads batches over workers (:mod:`irfair.executor`); a batch's vocabulary
+is merged into the global one in batch order, so columns do not depend on where a batch was counted.
 """
 from __future__ import annotations
 
-import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import scipy.sparse as sp
 
 from ..executor import SCHEDULER_ENV, default_jobs, executor
 from ..text import tokenize
 
-_ASCII_TO_SPACED = str.maketrans({chr(c): (chr(c).lower() if chr(c).isalnum() else " ") for c in range(128)})
-
 Block = tuple[np.ndarray, np.ndarray, np.ndarray]
 
+# byte → its lower-case form for ASCII letters and digits, 0 (a separator) for every other byte
+_LOWER_ALNUM = np.array([ord(chr(c).lower()) if c < 128 and chr(c).isalnum() else 0 for c in range(256)], dtype=np.uint8)
+_IS_DIGIT = np.zeros(256, dtype=bool)
+_IS_DIGIT[48:58] = True
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_PACKED = 16  # letters packed into one 16-byte key
 
-def pieces(text: str) -> list[str]:
-    """Lower-case alphanumeric pieces of ``text`` (ASCII fast path) or its exact tokens (otherwise)."""
-    return text.translate(_ASCII_TO_SPACED).split() if text.isascii() else tokenize(text)
+
+@dataclass
+class _Tokens:
+    """Tokens of a batch: their row (document), and a code per token into ``words`` (first occurrence order)."""
+
+    rows: np.ndarray
+    codes: np.ndarray
+    words: list[str]
 
 
-class _Columns(dict):
-    """piece → column of the vocabulary, or -1 for a piece that is no term (digits, one letter, stopword)."""
+def _ascii_tokens(texts: Sequence[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[tuple[int, str]]]:
+    """Packed keys (complex128 view of two uint64) and rows of the short tokens of ASCII ``texts``
+    (document ``rows[i]`` for ``texts[i]``), and ``(row, token)`` of the tokens longer than 16 letters."""
+    data = "\n".join(texts).encode("ascii")
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    offsets = np.zeros(len(texts), dtype=np.int64)
+    np.cumsum(lengths[:-1] + 1, out=offsets[1:])
+    buffer = np.zeros(len(data) + 2 + _PACKED, dtype=np.uint8)
+    buffer[1:len(data) + 1] = _LOWER_ALNUM[np.frombuffer(data, dtype=np.uint8)]
+    change = np.diff((buffer != 0).view(np.int8))
+    starts = np.flatnonzero(change == 1) + 1
+    ends = np.flatnonzero(change == -1) + 1
+    with_digit = np.zeros(len(starts), dtype=bool)
+    digits = np.flatnonzero(_IS_DIGIT[buffer])
+    with_digit[np.searchsorted(starts, digits, side="right") - 1] = True
+    keep = (ends - starts >= 2) & ~with_digit
+    starts, size = starts[keep], (ends - starts)[keep]
+    token_rows = rows[np.searchsorted(offsets, starts - 1, side="right") - 1]
+    long = size > _PACKED
+    long_tokens = [(int(r), data[s - 1:s - 1 + n].decode().lower()) for r, s, n in
+                   zip(token_rows[long], starts[long], size[long])]
+    starts, size, token_rows = starts[~long], size[~long], token_rows[~long]
+    words64 = np.ndarray((len(buffer) - 7,), dtype="<u8", buffer=buffer, strides=(1,))
+    keys = np.empty(len(starts), dtype=np.complex128)
+    halves = keys.view(np.uint64).reshape(-1, 2)
+    halves[:, 0] = words64[starts] & _LOW_BYTES[np.minimum(size, 8)]
+    halves[:, 1] = words64[starts + 8] & _LOW_BYTES[np.clip(size - 8, 0, 8)]
+    return keys, token_rows, long_tokens
 
-    def __init__(self, counter: TermCounter) -> None:
-        super().__init__()
-        self.counter = counter
 
-    def __missing__(self, piece: str) -> int:
-        counter = self.counter
-        if len(piece) < 2 or not piece.isalpha() or piece in counter.stopwords:
-            column = -1
-        else:
-            column = counter.term_id.get(piece, -1)
-            if column < 0:
-                column = counter.term_id[piece] = len(counter.vocab)
-                counter.vocab.append(piece)
-        self[piece] = column
-        return column
+def _batch_tokens(texts: Sequence[str]) -> _Tokens:
+    """Every token of ``texts`` (no stoplist yet), coded by first occurrence: packed ASCII tokens first."""
+    is_ascii = np.fromiter((text.isascii() for text in texts), dtype=bool, count=len(texts))
+    ascii_rows = np.flatnonzero(is_ascii)
+    keys, rows, others = _ascii_tokens([texts[i] for i in ascii_rows], ascii_rows) if len(ascii_rows) else (
+        np.zeros(0, np.complex128), np.zeros(0, np.int64), [])
+    codes, uniques = pd.factorize(keys)
+    packed = np.ascontiguousarray(uniques).view(np.uint64).reshape(-1, 2).astype("<u8")
+    words = [key.rstrip(b"\0").decode() for key in packed.view(f"S{_PACKED}").ravel()]
+    for row in np.flatnonzero(~is_ascii):
+        others.extend((int(row), token) for token in tokenize(texts[row]))
+    if others:
+        code_of = {word: i for i, word in enumerate(words)}
+        extra = np.empty(len(others), dtype=np.int64)
+        for i, (_, token) in enumerate(others):
+            code = code_of.get(token)
+            if code is None:
+                code = code_of[token] = len(words)
+                words.append(token)
+            extra[i] = code
+        codes = np.concatenate([codes, extra])
+        rows = np.concatenate([rows, np.fromiter((r for r, _ in others), dtype=np.int64, count=len(others))])
+    return _Tokens(rows, codes, words)
+
+
+def count_batch(texts: Sequence[str], stopwords: frozenset[str]) -> tuple[list[str], Block]:
+    """``(terms, (indptr, indices, counts))``: the batch's own vocabulary (stopwords left out) and its
+    CSR block over it, one row per text, columns sorted within each row."""
+    tokens = _batch_tokens(texts)
+    column = np.full(len(tokens.words), -1, dtype=np.int64)
+    terms = [word for word in tokens.words if word not in stopwords]
+    column[[i for i, word in enumerate(tokens.words) if word not in stopwords]] = np.arange(len(terms))
+    columns = column[tokens.codes]
+    keep = columns >= 0
+    matrix = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int32), (tokens.rows[keep], columns[keep])),
+                           shape=(len(texts), max(len(terms), 1)))
+    matrix.sum_duplicates()
+    return terms, (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32), matrix.data.astype(np.int32))
+
+
+def _count_task(args: tuple[frozenset[str], list[str]]) -> tuple[list[str], Block]:
+    stopwords, texts = args
+    return count_batch(texts, stopwords)
 
 
 @dataclass
@@ -62,52 +128,36 @@ class TermCounter:
     vocab: list[str]
     term_id: dict[str, int]
 
-    def __post_init__(self) -> None:
-        self._columns = _Columns(self)
-
     def count(self, texts: Sequence[str]) -> Block:
         """``(indptr int64 (n+1,), indices int32, counts int32)``: one row per text, columns sorted."""
-        split = [pieces(text) for text in texts]
-        lengths = np.fromiter(map(len, split), dtype=np.int64, count=len(split))
-        columns = np.fromiter(map(self._columns.__getitem__, itertools.chain.from_iterable(split)),
-                              dtype=np.int64, count=int(lengths.sum()))
-        rows = np.repeat(np.arange(len(split), dtype=np.int64), lengths)
-        keep = columns >= 0
-        matrix = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int32), (rows[keep], columns[keep])),
-                               shape=(len(split), max(len(self.vocab), 1)))
-        matrix.sum_duplicates()
-        return (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32), matrix.data.astype(np.int32))
+        return self.merge(*count_batch(texts, self.stopwords))
 
+    def merge(self, terms: list[str], block: Block) -> Block:
+        """A batch's block re-expressed in this counter's columns (new terms appended in batch order)."""
+        indptr, indices, counts = block
+        to_global = np.fromiter((self._column(term) for term in terms), dtype=np.int32, count=len(terms))
+        merged = sp.csr_matrix((counts, to_global[indices], indptr), shape=(len(indptr) - 1, max(len(self.vocab), 1)))
+        merged.sort_indices()
+        return indptr, merged.indices.astype(np.int32), merged.data.astype(np.int32)
 
-def _count_batch(args: tuple[frozenset[str], list[str]]) -> tuple[list[str], Block]:
-    stopwords, texts = args
-    counter = TermCounter(stopwords, [], {})
-    return counter.vocab, counter.count(texts)
+    def _column(self, term: str) -> int:
+        column = self.term_id.get(term)
+        if column is None:
+            column = self.term_id[term] = len(self.vocab)
+            self.vocab.append(term)
+        return column
 
 
 def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jobs: int | None = None,
                       scheduler: str | None = None) -> Iterator[Block]:
     """Count each batch of texts in a worker (a local process, or a Dask worker with ``scheduler``; see
-    :mod:`irfair.executor`) and yield its block in ``counter``'s columns, batch by batch in order (the
-    vocabulary grows exactly as :meth:`TermCounter.count` would grow it)."""
+    :mod:`irfair.executor`) and yield its block in ``counter``'s columns, batch by batch in order, exactly
+    as :meth:`TermCounter.count` would."""
     jobs = default_jobs() if jobs is None else jobs
     if jobs <= 1 and scheduler is None and not os.environ.get(SCHEDULER_ENV):
         for batch in batches:
             yield counter.count(batch)
         return
     with executor(jobs, scheduler) as ordered_map:
-        work = ((counter.stopwords, list(batch)) for batch in batches)
-        for local_vocab, (indptr, indices, counts) in ordered_map(_count_batch, work):
-            to_global = np.fromiter((_global_column(counter, term) for term in local_vocab), dtype=np.int32,
-                                    count=len(local_vocab))
-            block = sp.csr_matrix((counts, to_global[indices], indptr), shape=(len(indptr) - 1, max(len(counter.vocab), 1)))
-            block.sort_indices()
-            yield indptr, block.indices.astype(np.int32), block.data.astype(np.int32)
-
-
-def _global_column(counter: TermCounter, term: str) -> int:
-    column = counter.term_id.get(term)
-    if column is None:
-        column = counter.term_id[term] = len(counter.vocab)
-        counter.vocab.append(term)
-    return column
+        for terms, block in ordered_map(_count_task, ((counter.stopwords, list(batch)) for batch in batches)):
+            yield counter.merge(terms, block)
