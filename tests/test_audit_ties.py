@@ -28,7 +28,7 @@ def test_tie_report_by_hand(tmp_path):
     # within depth 3 both tied documents are listed, but in another order than the file's
     assert tie_report(run, {"1": 3}).queries_reordered_in_depth == 1
     # a run not read from a file has no order of its own to compare with
-    run.line_of.clear()
+    run.line_of = {}
     assert tie_report(run, {"1": 1}).queries_reordered == 0 and tie_report(run, {"1": 1}).warning() is None
 
 

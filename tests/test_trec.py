@@ -1,4 +1,8 @@
+from pathlib import Path
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irfair.errors import IrfairInputError
 from irfair.trec import read_qrels, read_run, read_topics, relevant_docs
@@ -129,3 +133,70 @@ def test_written_runs_read_back_with_the_same_scores(tmp_path):
     write_run(tmp_path / "r.run", run)
     back = read_run(tmp_path / "r.run")
     assert back.ranking == run.ranking
+
+
+def _both_readers(path):
+    from irfair.trec.files import _read_run_columns, _read_run_lines
+
+    fast = _read_run_columns(path, None)
+    try:
+        strict = _read_run_lines(path, None)
+    except IrfairInputError:
+        strict = None
+    return fast, strict
+
+
+def test_fast_run_reading_equals_line_by_line_reading(shared_data, tmp_path):
+    """The Arrow reader gives the line reader's ranking, tag and line numbers, or leaves the file to it."""
+    files = {
+        "plain": "1 Q0 b 1 2.5 t\n1 Q0 a 2 2.5 t\n\n2 Q0 c 1 -1e-3 t\n1 Q0 z 3 0.25 t\n",
+        "blanks": "  1\tQ0  b 1 2.5 t  \r\n\t\r\n1 Q0 a 2 2.5 t\r\n",
+        "trailing text": "1 Q0 b 1 2.5 t more words\n",
+        "bad score": "1 Q0 b 1 x t\n",
+        "duplicate": "1 Q0 b 1 1 t\n1 Q0 b 2 0.5 t\n",
+        "infinite": "1 Q0 b 1 inf t\n",
+        "lone CR": "1 Q0 b 1 1 t\r1 Q0 c 2 0.5 t\n",
+        "unicode id": "1 Q0 dé 1 1 t\n",
+    }
+    for label, text in files.items():
+        path = tmp_path / f"{label.replace(' ', '_')}.run"
+        path.write_bytes(text.encode())
+        fast, strict = _both_readers(path)
+        if fast is not None:
+            assert strict is not None and fast.ranking == strict.ranking and fast.tag == strict.tag, label
+            assert dict(fast.line_of) == dict(strict.line_of), label
+    fast, strict = _both_readers(tmp_path / "plain.run")
+    assert fast is not None and fast.ranking["1"] == [("b", 2.5), ("a", 2.5), ("z", 0.25)]
+    assert fast.line_of["2", "c"] == 4 and _both_readers(tmp_path / "blanks.run")[0] is not None
+    for label in ("bad_score", "duplicate", "infinite", "lone_CR", "trailing_text"):
+        assert _both_readers(tmp_path / f"{label}.run")[0] is None, label
+    fast, strict = _both_readers(Path(__file__).resolve().parents[1] / "runs" / "vaswani" / "bm25.run")
+    assert fast is not None and fast.ranking == strict.ranking and len(fast.ranking) == 93
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0", "q"]), st.sampled_from(["a", "b", "c", "d"]),
+                          st.sampled_from(["1", "2", "x", "+3", "1.0"]), st.sampled_from(["1", "0.5", "-2e-3", "nan", "1_0", "3"]),
+                          st.sampled_from(["t", "t x"]), st.sampled_from([" ", "\t", "  "]), st.sampled_from(["\n", "\r\n", "\n\n"])),
+                min_size=1, max_size=8))
+def test_any_run_file_reads_the_same_by_both_readers(tmp_path_factory, rows):
+    text = "".join(sep.join(cols) + end for *cols, sep, end in rows)
+    path = tmp_path_factory.mktemp("runs") / "r.run"
+    path.write_text(text)
+    fast, strict = _both_readers(path)
+    if fast is not None:
+        assert strict is not None and fast.ranking == strict.ranking and dict(fast.line_of) == dict(strict.line_of)
+
+
+def test_fast_qrels_reading_equals_line_by_line_reading(shared_data, tmp_path):
+    from irfair.trec.files import _read_qrels_columns, _read_qrels_lines
+
+    for path in (shared_data / "robust04" / "qrels.robust04.txt", shared_data / "vaswani" / "qrels"):
+        fast = _read_qrels_columns(path)
+        assert fast is not None and fast == _read_qrels_lines(path)
+        assert list(fast) == list(_read_qrels_lines(path))  # queries in file order
+    twice = tmp_path / "twice.qrels"
+    twice.write_text("1 0 a 1\n2 0 b 0\n1 0 a 2\n")
+    assert _read_qrels_columns(twice) is None
+    with pytest.raises(IrfairInputError, match=r"twice.qrels:3: document a judged twice for query 1"):
+        read_qrels(twice)

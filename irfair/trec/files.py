@@ -49,7 +49,7 @@ class Run:
     ranking: dict[str, list[tuple[str, float]]]
     path: str | None = None
     tag: str | None = None
-    line_of: dict[tuple[str, str], int] = field(default_factory=dict, repr=False)
+    line_of: Mapping[tuple[str, str], int] = field(default_factory=dict, repr=False)
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
@@ -74,6 +74,30 @@ class Run:
                 raise IrfairInputError(None, None, f"run {name!r}: query {qid} lists a document twice")
             ranking[str(qid)] = [(str(doc), float(len(docs) - i)) for i, doc in enumerate(docs)]
         return cls(name=name, ranking=ranking)
+
+
+class LineIndex(Mapping):
+    """``(qid, doc_id) → file line`` of a run read into arrays, built into a dict only when first used
+    (error messages and tie reports need it; most audits never do)."""
+
+    def __init__(self, qids, doc_ids, lines) -> None:
+        self._arrays = (qids, doc_ids, lines)
+        self._dict: dict[tuple[str, str], int] | None = None
+
+    def _built(self) -> dict[tuple[str, str], int]:
+        if self._dict is None:
+            qids, doc_ids, lines = (getattr(a, "to_pylist", getattr(a, "tolist", None))() for a in self._arrays)
+            self._dict = dict(zip(zip(qids, doc_ids), lines))
+        return self._dict
+
+    def __getitem__(self, key: tuple[str, str]) -> int:
+        return self._built()[key]
+
+    def __iter__(self):
+        return iter(self._built())
+
+    def __len__(self) -> int:
+        return len(self._arrays[2])
 
 
 def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -189,8 +213,40 @@ def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> 
 def read_qrels(path: str | Path) -> Qrels:
     """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant).
 
-    Returns ``{qid: {doc_id: grade}}``.
+    Returns ``{qid: {doc_id: grade}}`` (queries and documents in file order). Well-formed files are parsed
+    at C speed (:mod:`.columns`); any other is read line by line, which names the line at fault.
     """
+    fast = _read_qrels_columns(path)
+    return fast if fast is not None else _read_qrels_lines(path)
+
+
+def _read_qrels_columns(path: str | Path) -> Qrels | None:
+    import numpy as np
+    import pyarrow.compute as pc
+
+    from .columns import read_columns
+
+    read = read_columns(path, ("qid", "iter", "doc_id", "grade"), {"grade": "int64"})
+    if read is None:
+        return None
+    table = read[0]
+    queries = pc.dictionary_encode(table.column("qid")).combine_chunks()
+    order = pc.sort_indices(queries.indices)  # stable: file order within each query
+    codes = pc.take(queries.indices, order).to_numpy()
+    docs = pc.take(table.column("doc_id"), order).to_pylist()
+    grades = pc.take(table.column("grade"), order).to_numpy().tolist()
+    bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
+    query_ids = queries.dictionary.to_pylist()
+    qrels: Qrels = {}
+    for start, end in zip([0, *bounds], [*bounds, len(codes)]):
+        judged = dict(zip(docs[start:end], grades[start:end]))
+        if len(judged) != end - start:
+            return None  # a document judged twice: the line reader names the line
+        qrels[query_ids[codes[start]]] = judged
+    return qrels
+
+
+def _read_qrels_lines(path: str | Path) -> Qrels:
     qrels: Qrels = {}
     for lineno, (qid, _, doc_id, grade_text) in _rows(path, "qrels", "qid iter doc_id grade"):
         try:
@@ -206,7 +262,50 @@ def read_qrels(path: str | Path) -> Qrels:
 
 def read_run(path: str | Path, name: str | None = None) -> Run:
     """Read a TREC run ``qid Q0 doc_id rank score tag``, validating every line; text after the tag is ignored,
-    as trec_eval ignores it."""
+    as trec_eval ignores it. Well-formed files are parsed into arrays at C speed (:mod:`.columns`); any
+    other file is read line by line, which names the line at fault."""
+    fast = _read_run_columns(path, name)
+    return fast if fast is not None else _read_run_lines(path, name)
+
+
+_RUN_COLUMNS = ("qid", "q0", "doc_id", "rank", "score", "tag")
+
+
+def _read_run_columns(path: str | Path, name: str | None) -> Run | None:
+    """The run in trec_eval's order, sorted and checked by Arrow; None when the line reader must decide."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from .columns import read_columns
+
+    read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"})
+    if read is None:
+        return None
+    table, line_numbers = read
+    scores = table.column("score")
+    if not pc.all(pc.is_finite(scores)).as_py():
+        return None
+    queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
+    work = pa.table({"q": queries.indices, "s": scores, "d": table.column("doc_id")})
+    by_doc = work.take(pc.sort_indices(work, sort_keys=[("q", "ascending"), ("d", "ascending")]))
+    same_query = pc.equal(by_doc["q"][1:], by_doc["q"][:-1])
+    if table.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
+        return None  # a document retrieved twice for a query: the line reader names both lines
+    order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")])
+    codes = pc.take(queries.indices, order).to_numpy()
+    doc_list = pc.take(work["d"], order).to_pylist()
+    score_list = pc.take(scores, order).to_numpy().tolist()
+    bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
+    query_ids = queries.dictionary.to_pylist()
+    ranking = {query_ids[codes[start]]: list(zip(doc_list[start:end], score_list[start:end]))
+               for start, end in zip([0, *bounds], [*bounds, len(codes)])}
+    tag = table.column("tag")[0].as_py()
+    return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag,
+               line_of=LineIndex(table.column("qid"), table.column("doc_id"), line_numbers))
+
+
+def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
     ranking: dict[str, list[tuple[str, float]]] = {}
     line_of: dict[tuple[str, str], int] = {}
     tag = None

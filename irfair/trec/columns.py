@@ -1,0 +1,78 @@
+"""Column files (TREC runs and qrels) read at C speed: the whole file is parsed by Arrow's CSV reader into
+typed arrays and validated on the arrays. Line numbers are only needed to report an error: whenever the
+fast reading is not certain the file is well-formed (an odd column count, a value that does not parse,
+a duplicate, non-UTF-8 bytes), it returns None and the caller reads the file line by line, which names
+the line at fault. So both paths accept exactly the same files and give the same result.
+"""
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+
+_BLANKS = re.compile(rb"[ \t\x1f]+")
+_LINE_EDGES = re.compile(rb"(?m)^ | $")
+# line breaks of str.splitlines() other than \n (and \r\n): the line-by-line reader would count lines differently
+_OTHER_BREAKS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+# blanks other than one space between two fields (most files have none, and are not rewritten)
+_IRREGULAR_BLANKS = (b"\t", b"\x1f", b"  ", b"\n ", b" \n")
+
+
+def _normalised(path: Path) -> bytes | None:
+    """The file's bytes with every run of blanks made one space and no blank at a line's ends; None when
+    the file is missing or empty, holds non-ASCII bytes or line breaks other than \\n and \\r\\n."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if not data.strip() or not data.isascii():
+        return None
+    data = data.replace(b"\r\n", b"\n")
+    if any(mark in data for mark in _OTHER_BREAKS):
+        return None
+    if any(mark in data for mark in _IRREGULAR_BLANKS) or data.startswith(b" ") or data.endswith(b" "):
+        data = _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
+    return data
+
+
+def _line_numbers(data: bytes) -> np.ndarray:
+    """1-based numbers of the non-empty lines of ``data`` (the rows Arrow reads), shape (n_rows,)."""
+    buffer = np.frombuffer(data + b"\n", dtype=np.uint8)
+    starts = np.r_[0, np.flatnonzero(buffer == 10) + 1][:-1]
+    return np.flatnonzero(buffer[starts] != 10) + 1
+
+
+def read_columns(path: str | Path, names: tuple[str, ...], types: dict[str, str]):
+    """``(pyarrow Table, line numbers)`` of the file's columns (``types``: column → ``string``, ``int64`` or
+    ``float64``; line numbers: array of int64, one per row), or None when the file is not certainly
+    well-formed (see the module docstring)."""
+    import pyarrow as pa
+    import pyarrow.csv as csv
+
+    data = _normalised(Path(path))
+    if data is None:
+        return None
+    arrow_types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    try:
+        table = csv.read_csv(
+            io.BytesIO(data),
+            read_options=csv.ReadOptions(column_names=list(names), block_size=1 << 24),
+            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
+                                           newlines_in_values=False, ignore_empty_lines=True),
+            convert_options=csv.ConvertOptions(column_types={n: arrow_types[types.get(n, "string")] for n in names},
+                                               strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                               null_values=[], true_values=[], false_values=[]),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    lines = _line_numbers(data)
+    if table.num_rows == 0 or len(lines) != table.num_rows:
+        return None
+    return table, lines
+
+
+def as_numpy(table, name: str) -> np.ndarray:
+    """One column as a numpy array (strings as an object array of str)."""
+    return table.column(name).to_numpy(zero_copy_only=False)
