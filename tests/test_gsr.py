@@ -61,3 +61,15 @@ def test_relative_gsr():
     assert relative_gsr(0.3, 0.2) == pytest.approx(0.5)
     assert relative_gsr(-0.1, 0.2) == pytest.approx(-1.5)
     assert np.isnan(relative_gsr(0.3, 0.0)) and np.isnan(relative_gsr(0.3, 1e-17))
+
+
+def test_pearson_r_and_p_equal_scipys_linregress():
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    for n in (3, 4, 10, 93, 249):
+        x, y = rng.normal(size=n), rng.normal(size=n)
+        y[: n // 2] += 0.5 * x[: n // 2]
+        fit = stats.linregress(x, y)
+        _, _, r, p = ols_fit(x, y)
+        assert r == pytest.approx(fit.rvalue, abs=1e-12) and p == pytest.approx(fit.pvalue, rel=1e-9, abs=1e-15)

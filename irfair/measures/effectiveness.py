@@ -25,7 +25,6 @@ from functools import lru_cache
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
@@ -172,6 +171,8 @@ def paired_t_test(a: EvaluationResult, b: EvaluationResult, measure: str) -> tup
     y = b.per_query.loc[common, measure].to_numpy()
     if len(common) < 2 or np.allclose(x, y):
         return 0.0, 1.0
+    from scipy import stats
+
     result = stats.ttest_rel(x, y)
     return float(result.statistic), float(result.pvalue)
 
