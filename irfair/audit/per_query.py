@@ -74,6 +74,9 @@ def per_query_table(model: GenderednessModel, queries: Mapping[str, QueryGendere
                     lists: Mapping[str, Sequence[str]], weights_of: Callable[[str, int], np.ndarray]) -> pd.DataFrame:
     """One row per query with the columns of :data:`PER_QUERY_COLUMNS`. ``depth`` holds the queries with
     relevant documents; ``weights_of(qid, n)`` gives the rank weights of a list of n documents."""
+    measured = [qid for qid, query in queries.items() if not query.reason and qid in depth and lists.get(qid)]
+    document_genderedness = dict(zip(measured, model.lists_document_genderedness(
+        [lists[qid] for qid in measured], [queries[qid].tokens for qid in measured])))
     records = []
     for qid, query in queries.items():
         record = {"qid": qid, "query": query.text, "query_genderedness": query.genderedness,
@@ -87,7 +90,7 @@ def per_query_table(model: GenderednessModel, queries: Mapping[str, QueryGendere
             record["reason"] = REASON_NOT_IN_RUN
         else:
             docs = lists[qid]
-            doc_g = model.document_genderedness(docs, query.tokens)
+            doc_g = document_genderedness[qid]
             record["n_docs"] = len(docs)
             record["n_docs_unmeasurable"] = int(np.isnan(doc_g).sum())
             record["list_genderedness"] = list_genderedness(doc_g, weights_of(qid, len(docs)))

@@ -44,6 +44,8 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
     with_ties = tied = reordered = reordered_in_depth = 0
     for qid, hits in run.ranking.items():
         scores = [score for _, score in hits]
+        if len(set(scores)) == len(scores):
+            continue
         n_tied = sum(1 for i, s in enumerate(scores) if (i > 0 and scores[i - 1] == s) or (i + 1 < len(scores) and scores[i + 1] == s))
         if not n_tied:
             continue

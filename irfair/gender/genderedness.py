@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..corpus.termstore import TermStore
 from ..embeddings import Embeddings
@@ -122,16 +123,26 @@ class GenderednessModel:
 
     def document_genderedness(self, doc_ids: Sequence[str], query_tokens: Sequence[str]) -> np.ndarray:
         """g_q(d) for each document, shape (len(doc_ids),); NaN where no term is left to measure."""
+        return self.lists_document_genderedness([doc_ids], [query_tokens])[0]
+
+    def lists_document_genderedness(self, lists: Sequence[Sequence[str]],
+                                    query_tokens: Sequence[Sequence[str]]) -> list[np.ndarray]:
+        """g_q(d) of every document of every list (list i measured for the query of ``query_tokens[i]``), one
+        array per list; a few sparse products for all lists at once: S(d) and C(d) minus, for each (query,
+        document) pair, the counts of the document's terms that match the query's (``excluded``)."""
         self._refresh()
-        rows = self.store.doc_rows(doc_ids)
-        sums = self.doc_sums[rows].copy()
-        counts = self.doc_counts[rows].copy()
-        excluded = self.excluded_terms(query_tokens)
-        if len(excluded) and len(rows):
-            sub = self._matrix[rows][:, excluded]
-            sums -= sub @ self._term_g0[excluded]
-            counts -= sub @ self._term_known[excluded]
+        lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        rows = self.store.doc_rows(doc for docs in lists for doc in docs)
+        sums, counts = self.doc_sums[rows].copy(), self.doc_counts[rows].copy()
+        excluded = [self.excluded_terms(tokens) for tokens in query_tokens]
+        n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
+        if len(rows) and n_excluded.any():
+            indicator = sp.csr_matrix((np.ones(int(n_excluded.sum())), np.concatenate(excluded),
+                                       np.r_[0, np.cumsum(n_excluded)]), shape=(len(lists), self._matrix.shape[1]))
+            matched = self._matrix[rows].multiply(indicator[np.repeat(np.arange(len(lists)), lengths)]).tocsr()
+            sums -= matched @ self._term_g0
+            counts -= matched @ self._term_known
         out = np.full(len(rows), np.nan)
         measurable = counts > 0.5
         out[measurable] = sums[measurable] / counts[measurable]
-        return out
+        return np.split(out, np.cumsum(lengths)[:-1])
