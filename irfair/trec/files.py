@@ -53,8 +53,8 @@ class Run:
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
-        docs = [doc for doc, _ in self.ranking.get(qid, [])]
-        return docs if depth is None else docs[:depth]
+        hits = self.ranking.get(qid, [])
+        return [doc for doc, _ in (hits if depth is None else hits[:depth])]
 
     def first_line(self, qid: str) -> int | None:
         """First line of ``qid`` in the run file (None for runs not read from a file)."""
@@ -77,24 +77,42 @@ class Run:
 
 
 class LineIndex(Mapping):
-    """``(qid, doc_id) → file line`` of a run read into arrays, built into a dict only when first used
-    (error messages and tie reports need it; most audits never do)."""
+    """``(qid, doc_id) → file line`` of a run read into arrays (Arrow or numpy, one entry per line). Built only
+    when first used (error messages and tie reports need it; most audits never do), and then one query at
+    a time for look-ups: a tie report over a few queries never builds the whole index."""
 
     def __init__(self, qids, doc_ids, lines) -> None:
         self._arrays = (qids, doc_ids, lines)
-        self._dict: dict[tuple[str, str], int] | None = None
+        self._queries: dict[str, dict[str, int]] = {}
+        self._bounds: dict[str, tuple[int, int]] | None = None
 
-    def _built(self) -> dict[tuple[str, str], int]:
-        if self._dict is None:
-            qids, doc_ids, lines = (getattr(a, "to_pylist", getattr(a, "tolist", None))() for a in self._arrays)
-            self._dict = dict(zip(zip(qids, doc_ids), lines))
-        return self._dict
+    def _query(self, qid: str) -> dict[str, int]:
+        import numpy as np
+        import pandas as pd
+
+        if self._bounds is None:
+            qids, doc_ids, lines = (a.to_numpy(zero_copy_only=False) if hasattr(a, "to_numpy") else np.asarray(a)
+                                    for a in self._arrays)
+            codes, names = pd.factorize(qids)
+            order = np.argsort(codes, kind="stable")
+            counts = np.bincount(codes, minlength=len(names))
+            ends = np.cumsum(counts)
+            self._sorted = (doc_ids[order].tolist(), lines[order].tolist())
+            self._bounds = {str(name): (int(end - count), int(end)) for name, count, end in zip(names, counts, ends)}
+        if qid not in self._queries:
+            start, end = self._bounds.get(qid, (0, 0))
+            docs, lines = self._sorted
+            self._queries[qid] = dict(zip(docs[start:end], lines[start:end]))
+        return self._queries[qid]
 
     def __getitem__(self, key: tuple[str, str]) -> int:
-        return self._built()[key]
+        return self._query(key[0])[key[1]]
 
     def __iter__(self):
-        return iter(self._built())
+        self._query("")
+        for qid in self._bounds:
+            for doc in self._query(qid):
+                yield qid, doc
 
     def __len__(self) -> int:
         return len(self._arrays[2])
