@@ -51,7 +51,8 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
             continue
         with_ties += 1
         tied += n_tied
-        lines = [run.line_of.get((qid, doc)) for doc, _ in hits]
+        hit_lines = getattr(run.line_of, "hit_lines", None)
+        lines = hit_lines(qid) if hit_lines is not None else [run.line_of.get((qid, doc)) for doc, _ in hits]
         if any(line is None for line in lines):
             continue
         # by score with ties in the file's order (a stable sort of the file's lines), against trec_eval's order

@@ -77,45 +77,34 @@ class Run:
 
 
 class LineIndex(Mapping):
-    """``(qid, doc_id) → file line`` of a run read into arrays (Arrow or numpy, one entry per line). Built only
-    when first used (error messages and tie reports need it; most audits never do), and then one query at
-    a time for look-ups: a tie report over a few queries never builds the whole index."""
+    """``(qid, doc_id) → file line`` of a run read into arrays: each query's lines in rank order
+    (``lines[start:end]`` for the ``bounds[qid]`` of a query), turned into a dict one query at a time and
+    only when used (error messages and tie reports; most audits never need it)."""
 
-    def __init__(self, qids, doc_ids, lines) -> None:
-        self._arrays = (qids, doc_ids, lines)
+    def __init__(self, ranking: Mapping[str, list[tuple[str, float]]], lines, bounds: Mapping[str, tuple[int, int]]) -> None:
+        self._ranking, self._lines, self._bounds = ranking, lines, bounds
         self._queries: dict[str, dict[str, int]] = {}
-        self._bounds: dict[str, tuple[int, int]] | None = None
+
+    def hit_lines(self, qid: str) -> list[int]:
+        """File lines of ``qid``'s documents in rank order (empty for an unknown query)."""
+        start, end = self._bounds.get(qid, (0, 0))
+        return self._lines[start:end].tolist()
 
     def _query(self, qid: str) -> dict[str, int]:
-        import numpy as np
-        import pandas as pd
-
-        if self._bounds is None:
-            qids, doc_ids, lines = (a.to_numpy(zero_copy_only=False) if hasattr(a, "to_numpy") else np.asarray(a)
-                                    for a in self._arrays)
-            codes, names = pd.factorize(qids)
-            order = np.argsort(codes, kind="stable")
-            counts = np.bincount(codes, minlength=len(names))
-            ends = np.cumsum(counts)
-            self._sorted = (doc_ids[order].tolist(), lines[order].tolist())
-            self._bounds = {str(name): (int(end - count), int(end)) for name, count, end in zip(names, counts, ends)}
         if qid not in self._queries:
-            start, end = self._bounds.get(qid, (0, 0))
-            docs, lines = self._sorted
-            self._queries[qid] = dict(zip(docs[start:end], lines[start:end]))
+            self._queries[qid] = dict(zip((doc for doc, _ in self._ranking.get(qid, [])), self.hit_lines(qid)))
         return self._queries[qid]
 
     def __getitem__(self, key: tuple[str, str]) -> int:
         return self._query(key[0])[key[1]]
 
     def __iter__(self):
-        self._query("")
         for qid in self._bounds:
             for doc in self._query(qid):
                 yield qid, doc
 
     def __len__(self) -> int:
-        return len(self._arrays[2])
+        return len(self._lines)
 
 
 def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -314,13 +303,14 @@ def _read_run_columns(path: str | Path, name: str | None) -> Run | None:
     codes = pc.take(queries.indices, order).to_numpy()
     doc_list = pc.take(work["d"], order).to_pylist()
     score_list = pc.take(scores, order).to_numpy().tolist()
-    bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
+    cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
-    ranking = {query_ids[codes[start]]: list(zip(doc_list[start:end], score_list[start:end]))
-               for start, end in zip([0, *bounds], [*bounds, len(codes)])}
+    bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
+    ranking = {qid: list(zip(doc_list[start:end], score_list[start:end])) for qid, (start, end) in bounds.items()}
     tag = table.column("tag")[0].as_py()
+    lines = line_numbers[order.to_numpy()]
     return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag,
-               line_of=LineIndex(table.column("qid"), table.column("doc_id"), line_numbers))
+               line_of=LineIndex(ranking, lines, bounds))
 
 
 def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
