@@ -12,6 +12,9 @@ Queries that count (trec_eval 9 and 10, ``trec_eval.c`` and ``meas_avg.c``):
 ``qids`` restricts both to a query set (an audit's topics). The value over all queries is each measure's
 own aggregate, as trec_eval's ``all`` line: the mean, or the sum for counts (NumRet, NumRel, NumQ).
 
+AP, P@k, nDCG@k, RR and R@k with trec_eval's defaults are computed by numpy kernels over the whole run
+(:mod:`.trec_kernels`, equal to pytrec_eval's values); every other measure by ir_measures.
+
 Measures: any ir_measures name or object (``nDCG@10``, ``RR@10``, ``P(rel=2)@10``, ``Judged@10``,
 ``NumRet``; names are matched ignoring case), a trec_eval name (``map``, ``ndcg_cut.10``, ``P_10``,
 ``recip_rank``), or ``MAP``/``MRR``. Each keeps the label it was given as its column name.
@@ -28,6 +31,7 @@ import pandas as pd
 
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
+from .trec_kernels import evaluate_kernels, kernel_name
 
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
 MEASURE_HELP = ("an ir_measures name (AP, nDCG@10, P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...) "
@@ -121,19 +125,24 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     parsed = parse_measures(measures)
     allowed = None if qids is None else {str(q) for q in qids}
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
-    retrieved = {qid: dict(hits) for qid, hits in run.ranking.items() if hits and qid in judged}
+    retrieved = {qid for qid, hits in run.ranking.items() if hits and qid in judged}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
     labels_of: dict[object, list[str]] = {}
     for label, measure in parsed.items():
         labels_of.setdefault(measure, []).append(label)
+    kernels = {label: kernel for label, measure in parsed.items() if (kernel := kernel_name(measure)) is not None}
+    fast = evaluate_kernels(kernels, run.ranking, judged, queries) if kernels and queries else {}
+    others = {measure: labels for measure, labels in labels_of.items() if any(label not in kernels for label in labels)}
     values: dict[str, dict[str, float]] = {label: {} for label in parsed}
-    if queries:
-        evaluator = ir_measures.evaluator(list(labels_of), {qid: judged[qid] for qid in queries})
-        for metric in evaluator.iter_calc(retrieved):
+    if queries and others:
+        scored = {qid: dict(run.ranking[qid]) for qid in queries if qid in retrieved}
+        evaluator = ir_measures.evaluator(list(others), {qid: judged[qid] for qid in queries})
+        for metric in evaluator.iter_calc(scored):
             for label in labels_of[metric.measure]:
                 values[label][metric.query_id] = float(metric.value)
-    table = pd.DataFrame({label: [values[label].get(qid, float(parsed[label].DEFAULT)) for qid in queries] for label in parsed},
-                         index=pd.Index(queries, name="qid"), dtype=float)
+    columns = {label: fast[label] if label in fast else [values[label].get(qid, float(parsed[label].DEFAULT)) for qid in queries]
+               for label in parsed}
+    table = pd.DataFrame(columns, index=pd.Index(queries, name="qid"), dtype=float)
     means = {label: _aggregate(parsed[label], table[label]) for label in parsed}
     return EvaluationResult(run.name, table, n_missing=sum(qid not in retrieved for qid in judged), means=means,
                             complete=complete, measures=parsed)
