@@ -83,3 +83,12 @@ def test_vaswani_embedding_rankers_beat_random(shared_data, w2v):
     for scheme in ("add", "si"):
         run = EmbeddingRanker(store, w2v, scheme).rank(topics, depth=1000)
         assert evaluate(run, qrels).means["MAP"] > 0.12 > 10 * random_map
+
+
+def test_rank_orders_tied_scores_by_document_id_descending(hand):
+    """Three documents with the same text score exactly alike: trec_eval's order puts the largest id first."""
+    store = TermStore()
+    store.add(InMemoryCorpus({"d1": "nurse woman", "d3": "nurse woman", "d2": "nurse woman", "d4": "table"}).iter_docs())
+    run = EmbeddingRanker(store, hand, "add").rank({"1": "nurse"}, depth=3)
+    assert [doc for doc, _ in run.ranking["1"]] == ["d3", "d2", "d1"]
+    assert len({score for _, score in run.ranking["1"]}) == 1

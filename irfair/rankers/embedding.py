@@ -112,29 +112,39 @@ class EmbeddingRanker:
         return vector / norm if norm > 0 else vector
 
     def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 64) -> Run:
-        """Rank the whole corpus for each query: ``{qid: text}`` → Run (queries with no known token get no list)."""
-        qids = [q for q in queries]
-        vectors = np.vstack([self.query_vector(queries[q]) for q in qids]) if qids else np.zeros((0, self.embeddings.dim))
-        doc_ids = self.store.doc_ids
+        """Rank the whole corpus for each query: ``{qid: text}`` → Run (queries with no known token get no list).
+
+        One matrix product per batch of queries, a partial sort for the top ``depth`` and a sort of those by
+        score then document id (descending, trec_eval's order), all in numpy."""
+        known = {qid: vector for qid in queries if np.any(vector := self.query_vector(queries[qid]))}
+        qids = list(known)
+        vectors = np.vstack(list(known.values())) if known else np.zeros((0, self.embeddings.dim), dtype=np.float32)
+        doc_ids = np.asarray(self.store.doc_ids, dtype=object)
+        id_rank = self._doc_id_rank()
+        without_vector = np.flatnonzero(~self.has_vector)
+        n_docs = len(doc_ids)
+        k = min(depth, n_docs - len(without_vector))
         ranking: dict[str, list[tuple[str, float]]] = {}
-        k = min(depth, int(self.has_vector.sum()))
         for start in range(0, len(qids), batch_size):
-            block = np.asarray(vectors[start : start + batch_size] @ self.doc_vectors.T, dtype=np.float32)
-            block[:, ~self.has_vector] = -np.inf
-            if k < block.shape[1]:
-                top = np.argpartition(-block, k - 1, axis=1)[:, :k]
+            block = np.asarray(vectors[start:start + batch_size] @ self.doc_vectors.T, dtype=np.float32)
+            block[:, without_vector] = -np.inf
+            if k < n_docs:
+                top = np.argpartition(block, n_docs - k, axis=1)[:, n_docs - k:]
             else:
-                top = np.tile(np.arange(block.shape[1]), (block.shape[0], 1))
-            for row, qid in enumerate(qids[start : start + batch_size]):
-                if not np.any(vectors[start + row]):
-                    continue
-                candidates = top[row]
-                scores = block[row, candidates]
-                keep = np.isfinite(scores)
-                candidates, scores = candidates[keep], scores[keep]
-                hits = [(doc_ids[c], float(score)) for c, score in zip(candidates, scores)]
-                ranking[qid] = sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
+                top = np.tile(np.arange(n_docs), (len(block), 1))
+            scores = np.take_along_axis(block, top, axis=1)
+            order = np.lexsort((-id_rank[top], -scores), axis=-1)
+            top, scores = np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
+            for row, qid in enumerate(qids[start:start + batch_size]):
+                keep = np.isfinite(scores[row])
+                ranking[qid] = list(zip(doc_ids[top[row][keep]].tolist(), scores[row][keep].tolist()))
         return Run(self.name, ranking, tag=self.name)
+
+    def _doc_id_rank(self) -> np.ndarray:
+        """Each document's position among the store's ids sorted as strings, shape (n_docs,)."""
+        rank = np.empty(len(self.store.doc_ids), dtype=np.int64)
+        rank[np.argsort(np.asarray(self.store.doc_ids, dtype=object), kind="stable")] = np.arange(len(rank))
+        return rank
 
     def _check_known(self, candidates: Run, qid: str, docs: list[str]) -> None:
         unknown = next((doc for doc in docs if doc not in self.store), None)
