@@ -92,3 +92,31 @@ def test_rank_orders_tied_scores_by_document_id_descending(hand):
     run = EmbeddingRanker(store, hand, "add").rank({"1": "nurse"}, depth=3)
     assert [doc for doc, _ in run.ranking["1"]] == ["d3", "d2", "d1"]
     assert len({score for _, score in run.ranking["1"]}) == 1
+
+
+def test_sharded_and_distributed_ranking_equal_one_process(shared_data, w2v, tmp_path, monkeypatch):
+    """Shards of 1,000 documents scored in this process, by two local processes and on a two-worker Dask
+    LocalCluster give the same run, which is what sorting each query's scores in full gives."""
+    import numpy as np
+
+    import irfair.rankers.embedding as embedding
+
+    folder = shared_data / "time"
+    topics = {qid: t.title for qid, t in read_topics(folder / "topics.time.txt").items()}
+    corpus = open_corpus(folder / "time.trec")
+    store = TermStore.for_corpus(corpus, tmp_path)
+    store.ensure(corpus, None, progress=False)
+    ranker = EmbeddingRanker(store, w2v, "add", cache_dir=tmp_path, corpus_key="time")
+    whole = ranker.rank(topics, depth=50)
+    monkeypatch.setattr(embedding, "SHARD_ROWS", 100)
+    local = ranker.rank(topics, depth=50)
+    processes = ranker.rank(topics, depth=50, jobs=2)
+    dask = ranker.rank(topics, depth=50, jobs=2, scheduler="local")
+    assert local.ranking == processes.ranking == dask.ranking
+    ids = store.doc_ids
+    for qid, hits in local.ranking.items():
+        scores = np.asarray(ranker.query_vector(topics[qid])[None, :] @ np.asarray(ranker.doc_vectors).T, dtype=np.float32)[0]
+        full = sorted(((ids[i], float(s)) for i, s in enumerate(scores) if ranker.has_vector[i]), key=lambda h: (h[1], h[0]),
+                      reverse=True)[:50]
+        assert [d for d, _ in hits] == [d for d, _ in full] or np.allclose([s for _, s in hits], [s for _, s in full], atol=1e-6)
+    assert [d for d, _ in whole.ranking["1"]][:10] == [d for d, _ in local.ranking["1"]][:10]

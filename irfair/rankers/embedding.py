@@ -15,7 +15,9 @@ token have no vector and are never retrieved (their number is reported).
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
+from contextlib import nullcontext
 from pathlib import Path
 
 import numpy as np
@@ -25,12 +27,41 @@ from ..cache import entry_key
 from ..corpus import TermStore
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
+from ..executor import SCHEDULER_ENV, executor
 from ..gender.debias import debiased
 from ..text import content_tokens
 from ..trec import Run
 from .registry import EMBEDDING, RankerSpec, rankers_of
 
 SCHEMES = rankers_of(EMBEDDING)
+
+
+SHARD_ROWS = 131_072  # documents scored per task; fixed, so that a result never depends on where it was computed
+
+
+_MARGIN = 32  # candidates kept beyond k before exact re-scoring, so no document near the cut is lost
+
+
+def _shard_top(task) -> tuple[np.ndarray, np.ndarray]:
+    """Top ``k`` documents of rows ``[a, b)`` for each query vector: ``(row numbers, float32 scores)``, each of
+    shape (n_queries, ≤ k + margin). A float32 matrix product (fast, multi-threaded) picks the candidates;
+    their cosines are then computed again by numpy's own loops (einsum, no BLAS) in a fixed summation
+    order, so a score never depends on how the product was split over threads or machines. Documents
+    without a vector score -inf."""
+    vectors, source, a, b, k = task
+    doc_vectors = np.load(source, mmap_mode="r") if isinstance(source, Path) else source
+    shard = np.asarray(doc_vectors[a:b], dtype=np.float32)
+    vectors = np.asarray(vectors, dtype=np.float32)
+    has_vector = np.any(shard, axis=1)
+    block = np.asarray(vectors @ shard.T, dtype=np.float32)
+    n, m = b - a, min(b - a, k + _MARGIN)
+    top = np.argpartition(block, n - m, axis=1)[:, n - m:] if m < n else np.tile(np.arange(n), (len(block), 1))
+    exact = np.empty(top.shape, dtype=np.float32)
+    for start in range(0, len(top), 8):  # a few queries at a time keeps the gathered vectors small
+        candidates = shard[top[start:start + 8]]
+        exact[start:start + 8] = np.einsum("qkd,qd->qk", candidates, vectors[start:start + 8])
+    exact[~has_vector[top]] = -np.inf
+    return top + a, exact
 
 
 def self_information(store: TermStore) -> np.ndarray:
@@ -111,34 +142,46 @@ class EmbeddingRanker:
         norm = np.linalg.norm(vector)
         return vector / norm if norm > 0 else vector
 
-    def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 64) -> Run:
+    def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 64, jobs: int = 1,
+             scheduler: str | None = None) -> Run:
         """Rank the whole corpus for each query: ``{qid: text}`` → Run (queries with no known token get no list).
 
-        One matrix product per batch of queries, a partial sort for the top ``depth`` and a sort of those by
-        score then document id (descending, trec_eval's order), all in numpy."""
+        Documents are scored in shards of :data:`SHARD_ROWS` rows: per batch of queries and shard one matrix
+        product and a partial sort keep each query's top ``depth``; the shards' tops are merged and sorted by
+        score then document id (descending, trec_eval's order). With ``jobs`` > 1 or a ``scheduler`` the
+        shards are scored by workers (:mod:`irfair.executor`; with Dask, memory-mapped from the cache
+        folder, which the workers must see); the result is the same wherever the shards ran."""
         known = {qid: vector for qid in queries if np.any(vector := self.query_vector(queries[qid]))}
         qids = list(known)
         vectors = np.vstack(list(known.values())) if known else np.zeros((0, self.embeddings.dim), dtype=np.float32)
         doc_ids = np.asarray(self.store.doc_ids, dtype=object)
         id_rank = self._doc_id_rank()
-        without_vector = np.flatnonzero(~self.has_vector)
-        n_docs = len(doc_ids)
-        k = min(depth, n_docs - len(without_vector))
+        k = min(depth, int(self.has_vector.sum()))
+        if k == 0 or not qids:
+            return Run(self.name, {}, tag=self.name)
+        source = self._vector_source()
+        shards = [(start, min(start + SHARD_ROWS, len(doc_ids))) for start in range(0, len(doc_ids), SHARD_ROWS)]
+        tasks = [(vectors[start:start + batch_size], source, a, b, k) for start in range(0, len(qids), batch_size)
+                 for a, b in shards]
+        distributed = jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
+        with executor(jobs, scheduler) if distributed else nullcontext(map) as ordered_map:
+            tops = list(ordered_map(_shard_top, tasks))
         ranking: dict[str, list[tuple[str, float]]] = {}
-        for start in range(0, len(qids), batch_size):
-            block = np.asarray(vectors[start:start + batch_size] @ self.doc_vectors.T, dtype=np.float32)
-            block[:, without_vector] = -np.inf
-            if k < n_docs:
-                top = np.argpartition(block, n_docs - k, axis=1)[:, n_docs - k:]
-            else:
-                top = np.tile(np.arange(n_docs), (len(block), 1))
-            scores = np.take_along_axis(block, top, axis=1)
-            order = np.lexsort((-id_rank[top], -scores), axis=-1)
+        for batch, start in enumerate(range(0, len(qids), batch_size)):
+            parts = tops[batch * len(shards):(batch + 1) * len(shards)]
+            top = np.concatenate([part[0] for part in parts], axis=1)
+            scores = np.concatenate([part[1] for part in parts], axis=1)
+            order = np.lexsort((-id_rank[top], -scores), axis=-1)[:, :k]
             top, scores = np.take_along_axis(top, order, axis=1), np.take_along_axis(scores, order, axis=1)
             for row, qid in enumerate(qids[start:start + batch_size]):
                 keep = np.isfinite(scores[row])
                 ranking[qid] = list(zip(doc_ids[top[row][keep]].tolist(), scores[row][keep].tolist()))
         return Run(self.name, ranking, tag=self.name)
+
+    def _vector_source(self):
+        """The document vectors as workers get them: the memory-mapped cache file when there is one, else the array."""
+        filename = getattr(self.doc_vectors, "filename", None)
+        return Path(filename) if filename else np.asarray(self.doc_vectors)
 
     def _doc_id_rank(self) -> np.ndarray:
         """Each document's position among the store's ids sorted as strings, shape (n_docs,)."""
