@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from contextlib import nullcontext
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +27,7 @@ from ..cache import entry_key
 from ..corpus import TermStore
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
-from ..executor import SCHEDULER_ENV, executor
+from ..executor import SCHEDULER_ENV, default_jobs, executor
 from ..gender.debias import debiased
 from ..text import content_tokens
 from ..trec import Run
@@ -39,29 +39,22 @@ SCHEMES = rankers_of(EMBEDDING)
 SHARD_ROWS = 131_072  # documents scored per task; fixed, so that a result never depends on where it was computed
 
 
-_MARGIN = 32  # candidates kept beyond k before exact re-scoring, so no document near the cut is lost
-
-
 def _shard_top(task) -> tuple[np.ndarray, np.ndarray]:
     """Top ``k`` documents of rows ``[a, b)`` for each query vector: ``(row numbers, float32 scores)``, each of
-    shape (n_queries, ≤ k + margin). A float32 matrix product (fast, multi-threaded) picks the candidates;
-    their cosines are then computed again by numpy's own loops (einsum, no BLAS) in a fixed summation
-    order, so a score never depends on how the product was split over threads or machines. Documents
-    without a vector score -inf."""
-    vectors, source, a, b, k = task
+    shape (n_queries, ≤ k); documents without a vector score -inf. The matrix product runs on one BLAS
+    thread: for given shapes its result is then the same in any process (a split over threads would change
+    the summation order), so a run does not depend on where its shards were scored."""
+    from threadpoolctl import threadpool_limits
+
+    vectors, source, has_vector, a, b, k = task
     doc_vectors = np.load(source, mmap_mode="r") if isinstance(source, Path) else source
-    shard = np.asarray(doc_vectors[a:b], dtype=np.float32)
-    vectors = np.asarray(vectors, dtype=np.float32)
-    has_vector = np.any(shard, axis=1)
-    block = np.asarray(vectors @ shard.T, dtype=np.float32)
-    n, m = b - a, min(b - a, k + _MARGIN)
-    top = np.argpartition(block, n - m, axis=1)[:, n - m:] if m < n else np.tile(np.arange(n), (len(block), 1))
-    exact = np.empty(top.shape, dtype=np.float32)
-    for start in range(0, len(top), 8):  # a few queries at a time keeps the gathered vectors small
-        candidates = shard[top[start:start + 8]]
-        exact[start:start + 8] = np.einsum("qkd,qd->qk", candidates, vectors[start:start + 8])
-    exact[~has_vector[top]] = -np.inf
-    return top + a, exact
+    with threadpool_limits(1, user_api="blas"):
+        block = np.asarray(np.asarray(vectors, dtype=np.float32) @ np.asarray(doc_vectors[a:b], dtype=np.float32).T,
+                           dtype=np.float32)
+    block[:, ~has_vector] = -np.inf
+    n = b - a
+    top = np.argpartition(block, n - k, axis=1)[:, n - k:] if k < n else np.tile(np.arange(n), (len(block), 1))
+    return top + a, np.take_along_axis(block, top, axis=1)
 
 
 def self_information(store: TermStore) -> np.ndarray:
@@ -142,15 +135,16 @@ class EmbeddingRanker:
         norm = np.linalg.norm(vector)
         return vector / norm if norm > 0 else vector
 
-    def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 64, jobs: int = 1,
+    def rank(self, queries: Mapping[str, str], depth: int = 1000, batch_size: int = 256, jobs: int = 1,
              scheduler: str | None = None) -> Run:
         """Rank the whole corpus for each query: ``{qid: text}`` → Run (queries with no known token get no list).
 
         Documents are scored in shards of :data:`SHARD_ROWS` rows: per batch of queries and shard one matrix
         product and a partial sort keep each query's top ``depth``; the shards' tops are merged and sorted by
-        score then document id (descending, trec_eval's order). With ``jobs`` > 1 or a ``scheduler`` the
-        shards are scored by workers (:mod:`irfair.executor`; with Dask, memory-mapped from the cache
-        folder, which the workers must see); the result is the same wherever the shards ran."""
+        score then document id (descending, trec_eval's order). Shards are scored by threads of this process,
+        or, with ``jobs`` > 1 or a ``scheduler``, by workers (:mod:`irfair.executor`; with Dask, memory-mapped
+        from the cache folder, which the workers must see); the result is the same wherever the shards ran,
+        given the same CPU type and BLAS library (see :func:`_shard_top`)."""
         known = {qid: vector for qid in queries if np.any(vector := self.query_vector(queries[qid]))}
         qids = list(known)
         vectors = np.vstack(list(known.values())) if known else np.zeros((0, self.embeddings.dim), dtype=np.float32)
@@ -161,11 +155,15 @@ class EmbeddingRanker:
             return Run(self.name, {}, tag=self.name)
         source = self._vector_source()
         shards = [(start, min(start + SHARD_ROWS, len(doc_ids))) for start in range(0, len(doc_ids), SHARD_ROWS)]
-        tasks = [(vectors[start:start + batch_size], source, a, b, k) for start in range(0, len(qids), batch_size)
-                 for a, b in shards]
+        tasks = [(vectors[start:start + batch_size], source, self.has_vector[a:b], a, b, k)
+                 for start in range(0, len(qids), batch_size) for a, b in shards]
         distributed = jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
-        with executor(jobs, scheduler) if distributed else nullcontext(map) as ordered_map:
-            tops = list(ordered_map(_shard_top, tasks))
+        if distributed:
+            with executor(jobs, scheduler) as ordered_map:
+                tops = list(ordered_map(_shard_top, tasks))
+        else:  # threads: numpy releases the GIL in the matrix products, each of which runs on one core
+            with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
+                tops = list(pool.map(_shard_top, tasks))
         ranking: dict[str, list[tuple[str, float]]] = {}
         for batch, start in enumerate(range(0, len(qids), batch_size)):
             parts = tops[batch * len(shards):(batch + 1) * len(shards)]
