@@ -6,6 +6,7 @@ and :func:`irfair.measures.effectiveness.evaluate` uses them for these measures,
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -37,8 +38,9 @@ def evaluate_kernels(kernels: Mapping[str, tuple[str, int | None]], ranking: Map
     """``{label: values of shape (len(queries),)}`` for ``kernels`` (``{label: (kernel, cutoff)}``); a query
     the run lacks scores 0. ``ranking[qid]``: ``(doc_id, score)`` in trec_eval's order."""
     lengths = np.array([len(ranking.get(q, ())) for q in queries], dtype=np.int64)
-    grades = np.fromiter((qrels[q].get(doc, 0) for q in queries for doc, _ in ranking.get(q, ())),
-                         dtype=np.float64, count=int(lengths.sum()))
+    grades = np.fromiter(itertools.chain.from_iterable(
+        map(qrels[q].get, (doc for doc, _ in ranking.get(q, ())), itertools.repeat(0)) for q in queries),
+        dtype=np.float64, count=int(lengths.sum()))
     query_of = np.repeat(np.arange(len(queries)), lengths)
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
     rank = np.arange(len(grades)) - np.repeat(starts, lengths) + 1
