@@ -78,16 +78,34 @@ def texfair_batch(female_counts: np.ndarray, male_counts: np.ndarray, lengths: n
     (n_queries, depth), each query's documents in rank order; ``mask`` (same shape) marks the real
     documents (default: all). ``position_weights`` (shape (≥ depth,)) replaces γ^(i−1).
     """
-    cuts = check_cutoffs(cutoffs)
-    (female, male, length), _, list_lengths = as_batch(
+    (female, male, length), valid, _ = as_batch(
         {"female_counts": female_counts, "male_counts": male_counts, "lengths": lengths}, mask)
     if np.any(female + male > length):
         raise IrfairInputError(None, None, "expected each document's gendered word counts to be at most its length")
-    weights = _weights(female.shape[1], position_weights, patience)
     safe_length = np.where(length > 0, length, 1.0)
-    exposure_female = np.cumsum(weights * female / safe_length, axis=1)
-    exposure_male = np.cumsum(weights * male / safe_length, axis=1)
-    representative = np.cumsum(weights * ((female + male) > 0), axis=1)
+    return texfair_from_shares(female / safe_length, male / safe_length, ((female + male) > 0).astype(np.float64), valid,
+                               cutoffs, patience=patience, position_weights=position_weights)
+
+
+def texfair_from_shares(female_share: np.ndarray, male_share: np.ndarray, representative: np.ndarray,
+                        mask: np.ndarray | None = None, cutoffs: Sequence[int] = DEFAULT_CUTOFFS, *,
+                        patience: float = DEFAULT_PATIENCE, position_weights: np.ndarray | None = None) -> np.ndarray:
+    """TExFAIR_k from the per-document terms the sums are made of: shape (n_queries, n_cutoffs).
+
+    ``female_share``, ``male_share``: n_r(d)/|d| (0 for an empty document); ``representative``: 1 when the
+    document holds a word of either list, else 0 — or, for documents whose order is unknown (tied grades),
+    the mean of these over the tie, which makes GE_k and RBDF's numerator their expectations over the orders
+    of the tie. All of shape (n_queries, depth) in rank order; other arguments as for :func:`texfair_batch`.
+    """
+    cuts = check_cutoffs(cutoffs)
+    (female, male, representative), _, list_lengths = as_batch(
+        {"female_share": female_share, "male_share": male_share, "representative": representative}, mask)
+    if np.any(female + male > 1 + 1e-12) or np.any(representative > 1 + 1e-12):
+        raise IrfairInputError(None, None, "expected shares n_r(d)/|d| summing to at most 1 and representative values in [0, 1]")
+    weights = _weights(female.shape[1], position_weights, patience)
+    exposure_female = np.cumsum(weights * female, axis=1)
+    exposure_male = np.cumsum(weights * male, axis=1)
+    exposed = np.cumsum(weights * representative, axis=1)
     attention = np.cumsum(np.broadcast_to(weights, female.shape), axis=1)
 
     depth = effective_depth(list_lengths, cuts)
@@ -96,7 +114,7 @@ def texfair_batch(female_counts: np.ndarray, male_counts: np.ndarray, lengths: n
     total = ge_female + ge_male
     with np.errstate(invalid="ignore"):
         distance = np.where(total > 0, np.abs(ge_female - ge_male) / np.where(total > 0, total, 1.0), 0.0)
-        rbdf = value_at_depth(representative, depth) / value_at_depth(attention, depth)
+        rbdf = value_at_depth(exposed, depth) / value_at_depth(attention, depth)
     return np.where(depth > 0, 1.0 - rbdf * distance, np.nan)
 
 

@@ -1,0 +1,255 @@
+"""The measures of gender bias in rankings, declared as data (as ir_measures declares its measures): each
+:class:`BiasMeasure` names its paper, default cut-offs and variants, the word list it uses by default
+and the function that turns per-document counts into per-query values. The audit loops over
+:data:`BIAS_MEASURES`; nothing branches on a measure's name.
+
+* ``gsr`` — Gender Stereotype Reinforcement (Fabris et al., IP&M 2020), embedding-based: a slope over
+  queries, so it has no per-query value and no word list; the audit computes it (:mod:`.gsr`).
+* ``rab``, ``arab`` — rank bias and average rank bias (Rekabsaz & Schedl, SIGIR 2020; :mod:`.rab`),
+  cut-offs 5, 10, 20, variants ``tc`` (term count) and ``bool``; > 0: the top of the list is male-leaning.
+* ``nfairr`` — normalised fairness of retrieval results (Rekabsaz et al., SIGIR 2021; Bigdeli et al.,
+  ECIR 2022; :mod:`.nfairr`), normalised by the ideal FaiRR over the query's top ``candidates``
+  documents of the same run (100); 1 = as neutral as the candidates allow.
+* ``texfair`` — term exposure-based fairness (Abolghasemi et al., ECIR 2024; :mod:`.texfair`); 1 =
+  balanced exposure of female and male words.
+
+Per-document inputs are the counts of :mod:`.gender_counts` laid out as a batch (:class:`RankedDocs`,
+shape (n_queries, depth)). Positions whose order is unknown — equal grades in the perfect run — carry a
+tie group; each measure then takes, at every position of a group, the group's mean per-document value
+(magnitude, neutrality, word shares): the expectation over the orders of the tie, exact for RaB, ARaB
+and FaiRR, which are linear in it, and for TExFAIR's exposures (its ratio is taken of those).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import IrfairInputError
+from .gender_words import NFAIRR_GENDER_WORDS, RAB_GENDER_WORDS, TEXFAIR_GENDER_WORDS
+from .nfairr import NEUTRALITY_THRESHOLD, document_neutrality, nfairr_batch
+from .rab import MAGNITUDE_VARIANTS, average_rank_bias_batch, gender_magnitude, rank_bias_batch
+from .ranked import check_cutoffs
+from .texfair import DEFAULT_PATIENCE, texfair_from_shares
+
+HEADLINE_CUTOFF = 10
+NFAIRR_CANDIDATES = 100
+
+
+@dataclass(frozen=True)
+class RankedDocs:
+    """Gendered-word counts of each query's documents in rank order, arrays of shape (n_queries, depth).
+
+    ``female``/``male``: occurrences of the list's female/male words; ``length``: tokens; ``mask``: True
+    for the documents a list has (padding last); ``ties``: optional int group labels, equal labels in a
+    row marking positions whose relative order is unknown.
+    """
+
+    female: np.ndarray
+    male: np.ndarray
+    length: np.ndarray
+    mask: np.ndarray
+    ties: np.ndarray | None = None
+
+    def head(self, depth: int) -> RankedDocs:
+        """The first ``depth`` positions of every list."""
+        cut = slice(0, depth)
+        return RankedDocs(self.female[:, cut], self.male[:, cut], self.length[:, cut], self.mask[:, cut],
+                          None if self.ties is None else self.ties[:, cut])
+
+    def tie_mean(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (shape of the batch) with each tie group's positions set to the group's mean (padding 0)."""
+        values = np.where(self.mask, values, 0.0)
+        if self.ties is None:
+            return values
+        n, depth = values.shape
+        labels = (np.asarray(self.ties, dtype=np.int64) + np.arange(n)[:, None] * (depth + 1)).ravel()
+        weight = self.mask.ravel().astype(np.float64)
+        size = n * (depth + 1)
+        sums = np.bincount(labels, weights=values.ravel() * weight, minlength=size)
+        counts = np.bincount(labels, weights=weight, minlength=size)
+        mean = sums[labels] / np.maximum(counts[labels], 1.0)
+        return np.where(self.mask, mean.reshape(n, depth), 0.0)
+
+    def no_gendered_word(self, cutoff: int) -> np.ndarray:
+        """Shape (n_queries,): True where the list has documents but none of its top ``cutoff`` holds a listed word
+        (for tied positions: none of the tie's documents does)."""
+        gendered = self.tie_mean(((self.female + self.male) > 0).astype(np.float64))[:, :cutoff].sum(axis=1)
+        return self.mask.any(axis=1) & (gendered == 0)
+
+
+def tie_groups(grades: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Tie labels from grades in rank order (shape (n_queries, depth)): a new label wherever the grade changes."""
+    grades = np.asarray(grades)
+    if grades.shape[1] == 0:
+        return np.zeros(grades.shape, dtype=np.int64)
+    change = np.concatenate([np.zeros((grades.shape[0], 1), dtype=bool), grades[:, 1:] != grades[:, :-1]], axis=1)
+    return np.where(mask, np.cumsum(change, axis=1), 0)
+
+
+PerQuery = Callable[["BiasMeasure", RankedDocs], dict[str, np.ndarray]]
+
+
+@dataclass(frozen=True)
+class BiasMeasure:
+    """One measure of gender bias in rankings.
+
+    ``per_query(measure, docs)`` gives ``{column: values of shape (n_queries,)}`` (NaN where undefined);
+    ``docs`` holds each query's list down to :attr:`depth`. ``larger`` says what larger values mean.
+    ``gender_words``: the shipped list it uses unless the audit is given another (None: embedding-based);
+    ``ungendered``: its value for a list without any listed word; ``fairness``: True when larger values
+    are fairer (NFaiRR, TExFAIR), False when they are more biased (GSR, RaB, ARaB).
+    """
+
+    name: str
+    title: str
+    paper: str
+    description: str
+    larger: str
+    per_query: PerQuery | None = None
+    cutoffs: tuple[int, ...] = ()
+    variants: tuple[str, ...] = ()
+    gender_words: str | None = None
+    candidates: int | None = None
+    parameters: tuple[tuple[str, float], ...] = ()
+    ungendered: float | None = None
+    fairness: bool = False
+
+    def __post_init__(self) -> None:
+        if self.per_query is None:
+            return
+        check_cutoffs(list(self.cutoffs))
+        unknown = [v for v in self.variants if v not in MAGNITUDE_VARIANTS]
+        if unknown:
+            raise IrfairInputError(None, None, f"{self.name}: expected variants among {', '.join(MAGNITUDE_VARIANTS)}, got {unknown[0]!r}")
+        if self.candidates is not None and self.candidates < max(self.cutoffs):
+            raise IrfairInputError(None, None, f"{self.name}: expected at least as many candidates ({self.candidates}) "
+                                               f"as the largest cut-off ({max(self.cutoffs)})")
+
+    def with_options(self, **changes) -> BiasMeasure:
+        """A copy with other cut-offs, variants, candidates or parameters (validated)."""
+        if "cutoffs" in changes:
+            changes["cutoffs"] = tuple(int(c) for c in changes["cutoffs"])
+        if "variants" in changes:
+            changes["variants"] = tuple(changes["variants"])
+        return dataclasses.replace(self, **changes)
+
+    def parameter(self, key: str) -> float:
+        """The value of one of :attr:`parameters`."""
+        return dict(self.parameters)[key]
+
+    def column(self, variant: str | None, cutoff: int) -> str:
+        """Column name: ``rab_tc@10`` for a measure with variants, ``nfairr@10`` otherwise."""
+        return f"{self.name}_{variant}@{cutoff}" if variant else f"{self.name}@{cutoff}"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Every column this measure fills, variant by variant, cut-off by cut-off (``gsr`` for GSR)."""
+        if self.per_query is None:
+            return (self.name,)
+        return tuple(self.column(v, c) for v in (self.variants or (None,)) for c in self.cutoffs)
+
+    @property
+    def headline(self) -> str:
+        """The column the agreement table uses: the first variant at cut-off 10 (else the first cut-off)."""
+        if self.per_query is None:
+            return self.name
+        cutoff = HEADLINE_CUTOFF if HEADLINE_CUTOFF in self.cutoffs else self.cutoffs[0]
+        return self.column(self.variants[0] if self.variants else None, cutoff)
+
+    @property
+    def depth(self) -> int:
+        """How deep each list must be read: the largest cut-off, or the candidate set when larger."""
+        return max(max(self.cutoffs, default=0), self.candidates or 0)
+
+
+def _by_cutoff(measure: BiasMeasure, variant: str | None, values: np.ndarray) -> dict[str, np.ndarray]:
+    return {measure.column(variant, cutoff): values[:, i] for i, cutoff in enumerate(measure.cutoffs)}
+
+
+def _rank_bias_columns(batch_function) -> PerQuery:
+    def columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
+        out: dict[str, np.ndarray] = {}
+        for variant in measure.variants:
+            female = docs.tie_mean(gender_magnitude(docs.female, variant))
+            male = docs.tie_mean(gender_magnitude(docs.male, variant))
+            # magnitudes already taken (and tie-averaged): "tc" passes them through unchanged
+            out |= _by_cutoff(measure, variant, batch_function(female, male, docs.mask, measure.cutoffs, variant="tc"))
+        return out
+    return columns
+
+
+def _nfairr_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
+    threshold = measure.parameter("threshold")
+    listed = docs.head(max(measure.cutoffs))
+    candidates = docs.head(measure.candidates or docs.mask.shape[1])
+    omega = listed.tie_mean(document_neutrality(listed.female, listed.male, threshold=threshold))
+    candidate_omega = document_neutrality(candidates.female, candidates.male, threshold=threshold)
+    return _by_cutoff(measure, None, nfairr_batch(omega, listed.mask, candidate_omega, candidates.mask, measure.cutoffs))
+
+
+def _texfair_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
+    length = np.where(docs.length > 0, docs.length, 1.0)
+    values = texfair_from_shares(docs.tie_mean(docs.female / length), docs.tie_mean(docs.male / length),
+                                 docs.tie_mean(((docs.female + docs.male) > 0).astype(np.float64)), docs.mask,
+                                 measure.cutoffs, patience=measure.parameter("patience"))
+    return _by_cutoff(measure, None, values)
+
+
+GSR = BiasMeasure(
+    "gsr", "GSR", "Fabris et al., Gender stereotype reinforcement, IP&M 2020",
+    "slope of the list's embedding genderedness g_q(L) on the query's g(q) over queries: whether female queries get "
+    "female lists and male queries male ones", "more stereotype-reinforcing (0: none; < 0: counter-stereotypical)")
+RAB = BiasMeasure(
+    "rab", "RaB", "Rekabsaz & Schedl, Do Neural Ranking Models Intensify Gender Bias?, SIGIR 2020 (arXiv 2005.00372)",
+    "mean male minus mean female magnitude of the top t documents (term count tc or boolean)",
+    "more male-leaning (0: balanced; < 0: female-leaning)", _rank_bias_columns(rank_bias_batch),
+    (5, 10, 20), ("tc", "bool"), RAB_GENDER_WORDS, ungendered=0.0)
+ARAB = BiasMeasure(
+    "arab", "ARaB", RAB.paper, "RaB averaged over the cut-offs 1..t (weighs the very top more)", RAB.larger,
+    _rank_bias_columns(average_rank_bias_batch), (5, 10, 20), ("tc", "bool"), RAB_GENDER_WORDS, ungendered=0.0)
+NFAIRR = BiasMeasure(
+    "nfairr", "NFaiRR", "Rekabsaz, Kopeinik & Schedl, SIGIR 2021 (arXiv 2104.13640); Bigdeli et al., ECIR 2022",
+    "rank-discounted document neutrality of the top k, divided by the best the query's candidates allow",
+    "fairer (1: the most neutral order of the candidates)", _nfairr_columns, (5, 10, 20), (), NFAIRR_GENDER_WORDS,
+    NFAIRR_CANDIDATES, (("threshold", NEUTRALITY_THRESHOLD),), ungendered=1.0,
+    fairness=True)
+TEXFAIR = BiasMeasure(
+    "texfair", "TExFAIR", "Abolghasemi et al., Measuring Bias in a Ranked List using Term-based Representations, "
+    "ECIR 2024 (arXiv 2403.05975)",
+    "1 minus the rank-biased share of representative documents times the imbalance of female and male term exposure",
+    "fairer (1: balanced exposure, or nothing gendered exposed)", _texfair_columns, (5, 10, 20), (), TEXFAIR_GENDER_WORDS,
+    None, (("patience", DEFAULT_PATIENCE),), ungendered=1.0, fairness=True)
+
+BIAS_MEASURES: dict[str, BiasMeasure] = {m.name: m for m in (GSR, RAB, ARAB, NFAIRR, TEXFAIR)}
+DEFAULT_BIAS_MEASURES: tuple[str, ...] = tuple(BIAS_MEASURES)
+
+
+def resolve_bias_measures(measures: str | Iterable[str | BiasMeasure] | None = None) -> tuple[BiasMeasure, ...]:
+    """Measures from names (a comma-separated string or a sequence; :class:`BiasMeasure` objects pass as they
+    are); ``None`` for all of :data:`BIAS_MEASURES`. Unknown, repeated or no names raise IrfairInputError."""
+    if measures is None:
+        return tuple(BIAS_MEASURES.values())
+    items = [part.strip() for part in measures.split(",")] if isinstance(measures, str) else list(measures)
+    known = ", ".join(BIAS_MEASURES)
+    resolved: list[BiasMeasure] = []
+    for item in items:
+        if isinstance(item, BiasMeasure):
+            measure = item
+        elif isinstance(item, str) and item.strip().lower() in BIAS_MEASURES:
+            measure = BIAS_MEASURES[item.strip().lower()]
+        else:
+            raise IrfairInputError(None, None, f"expected bias measures among {known}, got {item!r}")
+        if any(m.name == measure.name for m in resolved):
+            raise IrfairInputError(None, None, f"bias measure {measure.name!r} is listed twice")
+        resolved.append(measure)
+    if not resolved:
+        raise IrfairInputError(None, None, f"expected at least one bias measure among {known}")
+    return tuple(resolved)
+
+
+def bias_columns(measures: Iterable[BiasMeasure]) -> dict[str, BiasMeasure]:
+    """``{column: measure}`` for every per-query column of ``measures`` (GSR has none)."""
+    return {column: m for m in measures if m.per_query is not None for column in m.columns}
