@@ -113,13 +113,17 @@ def test_audit_formats_for_scripts_and_provenance(time_run, tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err == ""
     lines = [line.split("\t") for line in captured.out.splitlines()]
-    assert lines[0] == ["system", *SUMMARY_COLUMNS, "MAP", "nDCG@100", "P@10"]
+    assert lines[0][:len(SUMMARY_COLUMNS) + 5] == ["system", *SUMMARY_COLUMNS, "MAP", "nDCG@100", "P@10", "rab_tc@5"]
+    assert lines[0][-3:] == ["texfair@20", "texfair@20_ci_low", "texfair@20_ci_high"]
     assert [row[0] for row in lines[1:]] == ["perfect", "random", "tfidf"]
     assert lines[1][lines[0].index("relative_gsr_pct")] == ""  # n/a on TIME
     args = _audit_args(folder, run, tmp_path / "out2", "--format", "json", "--seed", "3")
     assert main(args) == 0
     printed = json.loads(capsys.readouterr().out)
     jsonschema.validate(printed, audit_schema())
+    assert set(printed["bias_measures"]) == {"gsr", "rab", "arab", "nfairr", "texfair"}
+    assert printed["bias_measures"]["nfairr"]["gender_words"]["source"] == "rekabsaz2021"
+    assert len(printed["agreement"]) == 10 and set(printed["systems"]["tfidf"]["bias"]) >= {"rab_tc@10", "texfair@20"}
     saved = json.loads((tmp_path / "out2" / "audit.json").read_text())
     saved["provenance"]["created"] = printed["provenance"]["created"]
     assert saved == printed

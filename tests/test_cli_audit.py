@@ -1,4 +1,5 @@
 """``irfair audit`` on trec_eval's own test files gives trec_eval's numbers, with -m, -q and -c as trec_eval has them."""
+import csv
 import json
 import zlib
 from pathlib import Path
@@ -85,9 +86,12 @@ def test_query_without_relevant_documents_counts_for_measures_not_for_gsr(collec
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.0394", "0.0731", "0.0667")
     row = next(r for r in printed.splitlines() if r.startswith("results "))
     assert row.split()[-5:-3] == ["2", "3"]
-    per_query = (out / "per_query.csv").read_text().splitlines()
-    assert per_query[0].endswith(",map,recip_rank,P_10")
-    assert any(line.startswith("results,302,") and line.endswith(",0.0,0.0,0.0") for line in per_query)
+    per_query = list(csv.DictReader((out / "per_query.csv").open()))
+    assert list(per_query[0])[9:14] == ["reason", "map", "recip_rank", "P_10", "rab_tc@5"]
+    row_302 = next(row for row in per_query if row["system"] == "results" and row["qid"] == "302")
+    assert (row_302["map"], row_302["recip_rank"], row_302["P_10"]) == ("0.0", "0.0", "0.0")
+    # the bias measures cover the queries with relevant documents (those with a perfect run) only
+    assert row_302["rab_tc@10"] == row_302["nfairr@10"] == "" and row_302["reason"] == "no relevant documents"
 
 
 def test_measure_options():

@@ -7,6 +7,9 @@ The random run draws, per query, K documents from every document of the corpus, 
 (see :mod:`.baselines`): the first audit of a corpus therefore tokenises all of it into the cache.
 The result records its provenance (:mod:`.provenance`) and a warning when tied scores were re-ordered
 (:mod:`.ties`).
+
+Beside GSR, the ranking-bias measures RaB/ARaB, NFaiRR and TExFAIR (``bias_measures``; :mod:`.bias` says
+which documents each reads) are computed for every system, the perfect and the random run.
 """
 from __future__ import annotations
 
@@ -23,8 +26,10 @@ from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
 from ..measures.gsr import fit_gsr, paired_gsr_test
+from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from .baselines import perfect_run, random_run
+from .bias import BiasCounter, GenderWordsSource, bias_setup
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
@@ -54,6 +59,8 @@ def audit(
     complete: bool = False,
     cache_dir: CacheDir = None,
     progress: bool = False,
+    bias_measures: Sequence[object] | str | None = DEFAULT_BIAS_MEASURES,
+    gender_words: GenderWordsSource = None,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -64,9 +71,14 @@ def audit(
     as ``trec_eval -c``, see :mod:`irfair.measures.effectiveness`);
     ``embeddings``: a name, a path or loaded :class:`Embeddings`; ``cache_dir``: a folder, ``None`` for
     the default cache folder (as ``irfair audit``), ``False`` for none. Raises IrfairInputError on bad input.
+    ``bias_measures``: names among ``gsr, rab, arab, nfairr, texfair`` or :class:`~irfair.measures.ranking_bias.BiasMeasure`
+    objects (GSR itself is always computed; naming it puts it in the agreement table); ``gender_words``: a shipped
+    list's name, a file or :class:`~irfair.measures.gender_words.GenderWords` for every term-based measure
+    (None: each measure's own list).
     """
     _check_options(depth, query_field)
     labels = measure_labels(measures)
+    bias = bias_setup(bias_measures, gender_words)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM))
@@ -88,12 +100,19 @@ def audit(
         store.ensure(corpus_obj, None, progress=progress)
         corpus_size = len(store)
         random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
-    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
+    bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
+    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values(), *bias_lists.values()]
+              for docs in lists.values() for doc in docs}
     missing = store.ensure(corpus_obj, needed, progress=progress)
     if missing:
         _raise_missing(missing, run_list, perfect.lists, qrels, corpus)
     model = GenderednessModel(store, emb, direction)
     queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
+    counter = BiasCounter(bias, store, needed)
+    grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
+
+    def bias_of(lists: Mapping[str, list[str]], ranked_grades=None):
+        return counter.measure(list(perfect.depth), lists, ranked_grades, n_bootstrap, seed)
 
     def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
@@ -109,18 +128,18 @@ def audit(
 
     perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
     systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None,
-                                    evaluation(Run.from_lists(PERFECT, perfect.lists)))}
-    entries = [(run.name, "system", system_lists[run.name], run, run.path) for run in run_list]
+                                    evaluation(Run.from_lists(PERFECT, perfect.lists)), bias=bias_of(perfect.lists, grades))}
+    entries = [(run.name, "system", system_lists[run.name], run, run.path, bias_lists[run.name]) for run in run_list]
     if random_lists:
-        entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None))
+        entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None, random_lists))
     from tqdm.auto import tqdm
 
-    for name, kind, lists, run, source in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
+    for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
         result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
         systems[name] = SystemAudit(
             name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr),
             vs_perfect=paired_gsr_test(result, perfect_gsr, n_bootstrap, seed),
-            evaluation=evaluation(run), source=source,
+            evaluation=evaluation(run), source=source, bias=bias_of(ranked),
         )
 
     ties = [tie_report(run, perfect.depth) for run in run_list]
@@ -143,7 +162,7 @@ def audit(
     record = provenance(depth=depth, query_field=query_field, n_bootstrap=n_bootstrap, seed=seed, measures=labels,
                         random_pool_size=corpus_size, stopwords=store.stopwords, inputs=inputs)
     return AuditResult(systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
-                       warnings=[w for w in (t.warning() for t in ties) if w], ties=[t.to_dict() for t in ties])
+                       warnings=[w for w in (t.warning() for t in ties) if w], ties=[t.to_dict() for t in ties], bias=bias)
 
 
 def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:

@@ -1,8 +1,8 @@
-"""``report.html``: one self-contained page per audit — the summary table with CIs, a scatter plot per
-system (inline SVG), the per-query table (sortable, filterable), excluded queries with their reasons,
-the definitions used and the provenance. CSS and JavaScript are inlined from ``irfair/data/report/``;
-nothing is loaded from the network. The building blocks (:func:`page`, :func:`table`) serve the
-study's page too.
+"""``report.html``: one self-contained page per audit — the summary table with CIs, the bias measures
+beside GSR and their agreement, a scatter plot per system (inline SVG), the per-query table (sortable,
+filterable), excluded queries with their reasons, the definitions used and the provenance. CSS and
+JavaScript are inlined from ``irfair/data/report/``; nothing is loaded from the network. The building
+blocks (:func:`page`, :func:`table`) serve the study's page too.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import math
 from collections.abc import Iterable, Sequence
 from importlib import resources
 
+from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .plots import scatter_svg
 from .result import AuditResult
 from .summary import fmt, footnotes, summary_rows
@@ -33,6 +34,16 @@ DEFINITIONS = (
     ("relative_gsr_pct", "100 · delta_gsr / gsr(perfect), reported only when the perfect run's GSR is positive and its CI "
                          "excludes 0 (otherwise n/a: a ratio to a value that may be 0 explodes and flips sign)."),
     ("ties", "a run's documents are ranked by score, ties by document id descending (trec_eval's rule)."),
+    ("rab_tc@t, rab_bool@t", "RaB (Rekabsaz & Schedl, SIGIR 2020): mean male minus mean female magnitude of the top t documents "
+                             "(tc: occurrences of the list's words; bool: 1 if any); > 0 male-leaning."),
+    ("arab_tc@t, arab_bool@t", "ARaB: RaB averaged over the cut-offs 1..t."),
+    ("nfairr@t", "NFaiRR (Rekabsaz et al., SIGIR 2021): Σ ω(d_i)/log2(i+1) over the top t, divided by its best value over the "
+                 "query's candidates (a system's top 100); ω(d) = 1 − |n_f − n_m|/(n_f + n_m), 1 for at most one gendered word."),
+    ("texfair@t", "TExFAIR (Abolghasemi et al., ECIR 2024): 1 − RBDF · |GE_f − GE_m|/(GE_f + GE_m), GE_r the rank-biased "
+                  "(0.8^(i−1)) exposure of gender r's words, RBDF the share of attention on documents with any of them; the "
+                  "browsing model and RBDF are irfair's reading of the paper."),
+    ("agreement", "Kendall τ-b between the audited systems' orderings by two measures; Pearson r between their per-query "
+                  "values pooled over the systems."),
 )
 
 
@@ -139,8 +150,9 @@ def summary_section(result: AuditResult) -> str:
 def per_query_section(result: AuditResult) -> str:
     """Every system's per-query rows, sortable and filterable."""
     frame = result.per_query()
+    heads = [m.headline for m in result.bias.measures if m.per_query is not None] if result.bias else []
     columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "n_docs", "used", "reason",
-               *result.measures]
+               *result.measures, *heads]
     rows = [[_plain(v) for v in values] for values in frame[columns].itertuples(index=False)]
     return filter_box("per-query") + '<div class="scroll">' + table(columns, rows, table_id="per-query", sortable=True) + "</div>"
 
@@ -172,6 +184,26 @@ def excluded_section(result: AuditResult) -> str:
     return head + '<div class="scroll">' + table(["system", "qid", "query", "reason"], rows, table_id="excluded", sortable=True) + "</div>"
 
 
+def bias_section(result: AuditResult) -> str:
+    """The bias measures per system (mean [CI] per cut-off) and their footnotes."""
+    headers, rows = bias_rows(result)
+    if not rows:
+        return "<p>No bias measure beside GSR was computed.</p>"
+    numeric = [i > 1 for i in range(len(headers))]
+    classes = [result.systems[r[1]].kind for r in rows]
+    return ('<div class="wide">' + table(headers, rows, table_id="bias", sortable=True, row_classes=classes, numeric=numeric)
+            + "</div>" + notes(bias_footnotes(result)))
+
+
+def agreement_section(result: AuditResult) -> str:
+    """The agreement of the measures (Kendall τ over systems, Pearson r over queries)."""
+    headers, rows = agreement_rows(result)
+    if not rows:
+        return "<p>Fewer than two measures: nothing to compare.</p>"
+    numeric = [i > 1 for i in range(len(headers))]
+    return table(headers, rows, table_id="agreement", sortable=True, numeric=numeric) + notes(agreement_footnotes(result))
+
+
 def audit_page(result: AuditResult) -> str:
     """The whole ``report.html`` of an audit."""
     plots = "".join(f"<figure>{scatter_svg(result, name)}<figcaption>{esc(name)}: GSR {fmt(audit.gsr.slope, sign=True)}, "
@@ -183,6 +215,8 @@ def audit_page(result: AuditResult) -> str:
                 f"depth {result.depth}, query field {result.query_field}; irfair {result.provenance.get('irfair_version', '')} {created}")
     sections = [
         ("summary", "Summary", warnings + summary_section(result)),
+        ("bias-measures", "Bias measures", bias_section(result)),
+        ("agreement", "Agreement", agreement_section(result)),
         ("plots", "Scatter plots", f'<div class="plots">{plots}</div>'),
         ("per-query-table", "Per query", per_query_section(result)),
         ("excluded-queries", "Excluded queries", excluded_section(result)),

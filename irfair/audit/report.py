@@ -1,17 +1,18 @@
-"""Reports of an audit: the printed table (text, TSV or JSON), ``audit.json``, ``per_query.csv``,
-``table.txt``/``table.tsv``, scatter plots and ``report.html``, written all-or-nothing."""
+"""Reports of an audit: the printed tables (text, TSV or JSON), ``audit.json``, ``per_query.csv``,
+``table.txt``/``table.tsv``, ``agreement.csv``, scatter plots and ``report.html``, written all-or-nothing."""
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
 from ..atomic import safe_filename, write_outputs
+from .bias_summary import format_bias
 from .html import audit_page
 from .plots import scatter_plot
 from .result import AuditResult
 from .summary import format_table
 
-__all__ = ["FORMATS", "format_json", "format_table", "format_tsv", "render", "save_audit"]
+__all__ = ["FORMATS", "format_json", "format_table", "format_text", "format_tsv", "render", "save_audit"]
 
 FORMATS = ("table", "tsv", "json")
 
@@ -26,23 +27,30 @@ def format_json(result: AuditResult) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
+def format_text(result: AuditResult) -> str:
+    """The GSR table, then the bias-measure table and the agreement table, each with its footnotes."""
+    bias = format_bias(result)
+    return format_table(result) + ("\n\n" + bias if bias else "")
+
+
 def render(result: AuditResult, form: str = "table") -> str:
     """The audit in one of :data:`FORMATS` for stdout."""
     if form == "tsv":
         return format_tsv(result)
     if form == "json":
         return format_json(result)
-    return format_table(result) + "\n"
+    return format_text(result) + "\n"
 
 
 def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, html: bool = True) -> list[Path]:
-    """Write ``audit.json``, ``per_query.csv``, ``table.txt``, ``table.tsv``, one ``scatter_<system>.png``
-    per system and ``report.html``, all-or-nothing. Returns the paths written."""
+    """Write ``audit.json``, ``per_query.csv``, ``table.txt``, ``table.tsv``, ``agreement.csv``, one
+    ``scatter_<system>.png`` per system and ``report.html``, all-or-nothing. Returns the paths written."""
     writers = {
         "audit.json": lambda p: p.write_text(format_json(result), encoding="utf-8"),
         "per_query.csv": lambda p: result.per_query().to_csv(p, index=False),
-        "table.txt": lambda p: p.write_text(format_table(result) + "\n", encoding="utf-8"),
+        "table.txt": lambda p: p.write_text(format_text(result) + "\n", encoding="utf-8"),
         "table.tsv": lambda p: p.write_text(format_tsv(result), encoding="utf-8"),
+        "agreement.csv": lambda p: result.agreement().to_csv(p, index=False),
     }
     if plots:
         for name in result.systems:

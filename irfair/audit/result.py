@@ -10,6 +10,11 @@ One naming scheme, snake_case, is used by ``table()``, ``audit.json``, the CSV f
   the perfect run's GSR is positive and its 95% CI excludes 0; otherwise NaN (``n/a``) and
   :attr:`AuditResult.relative_gsr_note` says why — a ratio to a value that may be 0 or negative
   explodes and flips sign.
+
+The ranking-bias measures beside GSR (:mod:`.bias`) add, per column such as ``rab_tc@10``, the mean
+over queries and its CI (``rab_tc@10``, ``rab_tc@10_ci_low``, ``rab_tc@10_ci_high``) after the
+effectiveness columns of ``table()``, the per-query values to ``per_query()``, and
+``bias_measures``, ``systems.<name>.bias`` and ``agreement`` to the JSON.
 """
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ from ..gender.direction import GenderDirection
 from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
 from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
 from ..numbers import finite_or_none
+from .agreement import agreement_table
+from .bias import BiasSetup, SystemBias, bias_frame
 
 PERFECT = "perfect"
 RANDOM = "random"
@@ -67,6 +74,7 @@ class SystemAudit:
     vs_perfect: PairedGSRTest | None
     evaluation: EvaluationResult | None
     source: str | None = None
+    bias: SystemBias | None = None
 
     def summary(self) -> dict:
         """The :data:`SUMMARY_COLUMNS` of this system (NaN where undefined)."""
@@ -91,6 +99,7 @@ class SystemAudit:
             "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
             "n_queries_missing_from_run": None if self.evaluation is None else self.evaluation.n_missing,
             "evaluation_complete": None if self.evaluation is None else self.evaluation.complete,
+            "bias": {} if self.bias is None else self.bias.to_dict(),
         })
         return out
 
@@ -109,6 +118,7 @@ class AuditResult:
     provenance: dict = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     ties: list[dict] = field(default_factory=list)
+    bias: BiasSetup | None = None
 
     def __getitem__(self, name: str) -> SystemAudit:
         return self.systems[name]
@@ -135,12 +145,40 @@ class AuditResult:
             row = {"system": audit.name, **audit.summary()}
             for measure in self.measures:
                 row[measure] = audit.evaluation.means[measure] if audit.evaluation else float("nan")
+            for column in self.bias_columns:
+                s = audit.bias.summaries[column] if audit.bias else None
+                row |= {column: s.mean, f"{column}_ci_low": s.ci_low, f"{column}_ci_high": s.ci_high} if s else {}
             rows.append(row)
-        return pd.DataFrame(rows, columns=["system", *SUMMARY_COLUMNS, *self.measures]).set_index("system")
+        bias = [f"{c}{suffix}" for c in self.bias_columns for suffix in ("", "_ci_low", "_ci_high")]
+        return pd.DataFrame(rows, columns=["system", *SUMMARY_COLUMNS, *self.measures, *bias]).set_index("system")
+
+    @property
+    def bias_columns(self) -> tuple[str, ...]:
+        """The per-query columns of the ranking-bias measures (``rab_tc@5``, ..., ``texfair@20``)."""
+        return () if self.bias is None else tuple(self.bias.columns)
+
+    def bias_table(self) -> pd.DataFrame:
+        """One row per system and bias column: mean, CI, queries averaged, undefined, without a gendered word."""
+        if self.bias is None:
+            return bias_frame({}, BiasSetup((), {}))
+        return bias_frame({name: (a.kind, a.bias) for name, a in self.systems.items()}, self.bias)
+
+    def agreement(self) -> pd.DataFrame:
+        """Agreement of the bias measures over the audited systems (:mod:`.agreement`), on each measure's
+        headline column (GSR; RaB, ARaB tc@10; NFaiRR@10; TExFAIR@10)."""
+        measures = () if self.bias is None else self.bias.measures
+        audited = [a for a in self.systems.values() if a.kind == "system"]
+        values = pd.DataFrame({m.headline: [a.gsr.slope if m.per_query is None else
+                                            (a.bias.summaries[m.headline].mean if a.bias else float("nan")) for a in audited]
+                               for m in measures}, index=[a.name for a in audited])
+        heads = [m.headline for m in measures if m.per_query is not None]
+        frames = [a.bias.per_query[heads] for a in audited if a.bias is not None]
+        return agreement_table(values, pd.concat(frames, ignore_index=True) if frames else None)
 
     def per_query(self) -> pd.DataFrame:
         """Long table: system, qid, query, query_genderedness, list_genderedness, depth, n_docs,
-        n_docs_unmeasurable, used, reason and one column per measure."""
+        n_docs_unmeasurable, used, reason, one column per measure, then one per bias column (NaN for
+        queries without relevant documents, which the bias measures do not cover)."""
         frames = []
         for audit in self.systems.values():
             frame = audit.gsr.per_query.copy()
@@ -148,6 +186,9 @@ class AuditResult:
             for measure in self.measures:
                 values = audit.evaluation.per_query[measure] if audit.evaluation else pd.Series(dtype=float)
                 frame[measure] = frame["qid"].map(values)
+            bias = audit.bias.per_query.set_index("qid") if audit.bias else pd.DataFrame()
+            for column in self.bias_columns:
+                frame[column] = frame["qid"].map(bias[column]) if column in bias else float("nan")
             frames.append(frame)
         return pd.concat(frames, ignore_index=True)
 
@@ -172,6 +213,9 @@ class AuditResult:
             "warnings": list(self.warnings),
             "ties": list(self.ties),
             "systems": {name: audit.to_dict() for name, audit in self.systems.items()},
+            "bias_measures": {} if self.bias is None else self.bias.to_dict(),
+            "agreement": [{k: finite_or_none(v) if isinstance(v, float) else v for k, v in row.items()}
+                          for row in self.agreement().to_dict(orient="records")],
         }
 
 

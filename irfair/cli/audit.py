@@ -1,4 +1,5 @@
-"""``irfair audit``: GSR of TREC runs beside the perfect and a random run, with effectiveness."""
+"""``irfair audit``: GSR and the other bias measures of TREC runs beside the perfect and a random run, with
+effectiveness and the measures' agreement."""
 from __future__ import annotations
 
 import argparse
@@ -6,7 +7,10 @@ import re
 
 from . import options
 
-HELP = "GSR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 or any ir_measures measure"
+# the names of irfair.measures.ranking_bias.BIAS_MEASURES (not imported here: it loads scipy; a test keeps them equal)
+BIAS_MEASURE_NAMES = ("gsr", "rab", "arab", "nfairr", "texfair")
+HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 "
+        "or any ir_measures measure, and how far the bias measures agree")
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair audit runs/vaswani/bm25.run runs/vaswani/qlm.run --qrels ../shared/data/vaswani/qrels \\
       --topics ../shared/data/vaswani/query-text.trec --corpus ../shared/data/vaswani/corpus --out audit-vaswani/
@@ -31,7 +35,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of the random run")
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
     p.add_argument("--no-plots", action="store_true", help="write no scatter plots (report.html keeps its own)")
-    p.add_argument("--out", default=None, help="folder for audit.json, per_query.csv, table.txt/.tsv, plots and report.html")
+    p.add_argument("--bias-measures", default=None,
+                   help=f"comma-separated bias measures among {', '.join(BIAS_MEASURE_NAMES)} (default: all). gsr is always "
+                        "computed (listed, it joins the agreement table); rab, arab: Rekabsaz & Schedl 2020; nfairr: Rekabsaz et "
+                        "al. 2021; texfair: Abolghasemi et al. 2024")
+    p.add_argument("--gender-words", default=None,
+                   help="female/male word list (lines 'word<TAB>female|male') for rab, arab, nfairr and texfair, or a shipped "
+                        "list: rekabsaz2020, rekabsaz2021 (default: rekabsaz2020 for rab/arab, rekabsaz2021 for nfairr/texfair)")
+    p.add_argument("--out", default=None,
+                   help="folder for audit.json, per_query.csv, table.txt/.tsv, agreement.csv, plots and report.html")
     options.add_format(p)
     options.add_embeddings(p)
     options.add_cache(p)
@@ -51,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         args.runs, args.qrels, args.topics, args.corpus, args.embeddings, depth=args.depth, query_field=args.query_field,
         n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
-        progress=options.progress(args),
+        progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
     )
     result.provenance["command_line"] = getattr(args, "command_line", None)
     print(render(result, args.format), end="")

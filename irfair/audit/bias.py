@@ -1,0 +1,183 @@
+"""The ranking-bias measures of :mod:`irfair.measures.ranking_bias` in the audit, beside GSR, for every
+system, the perfect run and the random run.
+
+Which documents each measure reads:
+
+* A system: its own ranking (trec_eval's order) down to each cut-off, whatever the audit's ``depth``
+  (which is GSR's); NFaiRR is normalised by the ideal FaiRR over the system's top 100 documents for the
+  query (all of them when the run lists fewer).
+* The perfect run: the K relevant documents by grade (min(N, K) with ``depth=N``); documents of equal
+  grade are unordered, so each measure takes the tie's mean per-document value at each of its positions
+  (see :mod:`irfair.measures.ranking_bias`). The random run: its K (or N) drawn documents. Both are their
+  own candidate set, and a cut-off beyond a list's length reads the whole list (RaB@20 of a 7-document
+  list is its RaB@7).
+* Queries: those with relevant documents (those the perfect run exists for) — GSR's own exclusions (no
+  query term in the embeddings, ...) do not apply to the term-based measures. A query missing from a run
+  is undefined (NaN) for that run, as is NFaiRR where no candidate has any neutrality; undefined values
+  are left out of the mean and counted (``n_undefined``).
+* A list whose top t holds no word of the measure's list is counted (``n_no_gendered_word``) and kept in
+  the mean with the value the measure gives it: RaB = ARaB = 0, NFaiRR = TExFAIR = 1.
+
+Means over queries carry GSR's percentile bootstrap CI (same seed, same number of resamples).
+"""
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..corpus import TermStore
+from ..measures.aggregate import MeasureSummary, query_mean_ci
+from ..measures.gender_counts import GenderedCounts, gendered_word_counts
+from ..measures.gender_words import GenderWords, load_gender_words
+from ..measures.ranking_bias import BiasMeasure, RankedDocs, bias_columns, resolve_bias_measures, tie_groups
+from ..numbers import finite_or_none
+
+GenderWordsSource = str | Path | GenderWords | None
+
+
+@dataclass(frozen=True)
+class BiasSetup:
+    """The measures an audit computes and the word list each term-based one uses (``words[measure name]``)."""
+
+    measures: tuple[BiasMeasure, ...]
+    words: dict[str, GenderWords]
+
+    @property
+    def columns(self) -> dict[str, BiasMeasure]:
+        """Every per-query column, ``{column: measure}``, in the measures' order."""
+        return bias_columns(self.measures)
+
+    @property
+    def depth(self) -> int:
+        """How deep a system's ranking is read (the deepest cut-off or candidate set; 0 with GSR alone)."""
+        return max((m.depth for m in self.measures if m.per_query is not None), default=0)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The measures' names."""
+        return tuple(m.name for m in self.measures)
+
+    def to_dict(self) -> dict:
+        """The setting for ``audit.json``: per measure its paper, columns, cut-offs, parameters and word list."""
+        out = {}
+        for m in self.measures:
+            words = self.words.get(m.name)
+            out[m.name] = {
+                "title": m.title, "paper": m.paper, "description": m.description, "larger": m.larger,
+                "columns": list(m.columns), "headline": m.headline, "cutoffs": list(m.cutoffs), "variants": list(m.variants),
+                "candidates": m.candidates, "parameters": dict(m.parameters), "fairness": m.fairness, "ungendered": m.ungendered,
+                "gender_words": None if words is None else word_list_record(words),
+            }
+        return out
+
+
+def word_list_record(words: GenderWords) -> dict:
+    """Source, sizes and SHA-256 (of the sorted ``word<TAB>label`` lines) of a word list."""
+    lines = sorted([f"{w}\tfemale" for w in words.female] + [f"{w}\tmale" for w in words.male])
+    return {"source": words.source, "n_female": len(words.female), "n_male": len(words.male),
+            "sha256": hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()}
+
+
+def bias_setup(measures: str | Iterable[str | BiasMeasure] | None = None, gender_words: GenderWordsSource = None) -> BiasSetup:
+    """Resolve measure names and load word lists: ``gender_words`` (a shipped list's name, a file or a
+    :class:`GenderWords`) replaces every measure's own list; None keeps each measure's default."""
+    resolved = resolve_bias_measures(measures)
+    given = gender_words if isinstance(gender_words, GenderWords) or gender_words is None else load_gender_words(gender_words)
+    words = {m.name: given or load_gender_words(m.gender_words) for m in resolved if m.per_query is not None}
+    return BiasSetup(resolved, words)
+
+
+@dataclass(frozen=True)
+class SystemBias:
+    """One run's bias measures: ``per_query`` (``qid`` and one column per measure column, NaN where
+    undefined), the mean with its CI per column, and per column the lists without a gendered word."""
+
+    per_query: pd.DataFrame
+    summaries: dict[str, MeasureSummary]
+    no_gendered_word: dict[str, int]
+
+    def to_dict(self) -> dict:
+        """``{column: {mean, ci_low, ci_high, n_queries, n_undefined, n_no_gendered_word}}`` for audit.json."""
+        return {column: {"mean": finite_or_none(s.mean), "ci_low": finite_or_none(s.ci_low), "ci_high": finite_or_none(s.ci_high),
+                         "n_queries": s.n_queries, "n_undefined": s.n_undefined,
+                         "n_no_gendered_word": self.no_gendered_word[column]}
+                for column, s in self.summaries.items()}
+
+
+class BiasCounter:
+    """Female/male/length counts of the documents an audit measures, one set per word list, from the term store."""
+
+    def __init__(self, setup: BiasSetup, store: TermStore, doc_ids: Iterable[str]) -> None:
+        self.setup = setup
+        ids = sorted(set(doc_ids))
+        self.position = {doc_id: i for i, doc_id in enumerate(ids)}
+        matrix = store.matrix()[store.doc_rows(ids)] if ids else store.matrix()[:0]
+        by_list: dict[GenderWords, GenderedCounts] = {}
+        for words in setup.words.values():
+            if words not in by_list:
+                by_list[words] = gendered_word_counts(matrix, store.vocab[:matrix.shape[1]], words)
+        self.counts = {name: by_list[words] for name, words in setup.words.items()}
+
+    def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str]], grades: Mapping[str, Sequence[float]] | None = None,
+                n_bootstrap: int = 1000, seed: int = 0) -> SystemBias:
+        """Every measure of the setup on ``lists`` (``{qid: doc ids in rank order}``) for ``qids``, in that order.
+
+        ``grades`` (``{qid: grade of each listed document}``): documents of equal grade are unordered (perfect run).
+        """
+        depth = self.setup.depth
+        docs = [list(lists.get(qid, ()))[:depth] for qid in qids]
+        lengths = np.array([len(d) for d in docs], dtype=np.int64)
+        width = int(lengths.max(initial=0))
+        mask = np.arange(width) < lengths[:, None]
+        flat = [doc for row in docs for doc in row]
+        index = np.fromiter((self.position[doc] for doc in flat), dtype=np.int64, count=len(flat))
+        ties = None
+        if grades is not None:
+            grade = np.zeros(mask.shape)
+            grade[mask] = np.fromiter((g for qid, row in zip(qids, docs) for g in list(grades.get(qid, ()))[:len(row)]), dtype=np.float64,
+                                      count=len(flat))
+            ties = tie_groups(grade, mask)
+
+        def batch(values: np.ndarray) -> np.ndarray:
+            out = np.zeros(mask.shape)
+            out[mask] = values[index]
+            return out
+
+        per_query: dict[str, np.ndarray] = {}
+        no_gendered: dict[str, int] = {}
+        batches: dict[int, RankedDocs] = {}
+        for m in self.setup.measures:
+            if m.per_query is None:
+                continue
+            counts = self.counts[m.name]
+            key = id(counts)
+            if key not in batches:
+                batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties)
+            ranked = batches[key]
+            per_query |= m.per_query(m, ranked)
+            for column, cutoff in zip(m.columns, [c for _ in (m.variants or (None,)) for c in m.cutoffs]):
+                no_gendered[column] = int(ranked.no_gendered_word(cutoff).sum())
+        frame = pd.DataFrame({"qid": list(qids), **per_query})
+        summaries = {column: query_mean_ci(values, n_bootstrap, seed) for column, values in per_query.items()}
+        return SystemBias(frame, summaries, no_gendered)
+
+
+def bias_frame(systems: Mapping[str, tuple[str, SystemBias | None]], setup: BiasSetup) -> pd.DataFrame:
+    """Long table, one row per system and column: system, kind, measure, column, mean, ci_low, ci_high,
+    n_queries, n_undefined, n_no_gendered_word (``systems``: ``{name: (kind, bias)}``)."""
+    rows = []
+    for name, (kind, bias) in systems.items():
+        if bias is None:
+            continue
+        for column, measure in setup.columns.items():
+            s = bias.summaries[column]
+            rows.append({"system": name, "kind": kind, "measure": measure.name, "column": column, "mean": s.mean,
+                         "ci_low": s.ci_low, "ci_high": s.ci_high, "n_queries": s.n_queries, "n_undefined": s.n_undefined,
+                         "n_no_gendered_word": bias.no_gendered_word[column]})
+    return pd.DataFrame(rows, columns=["system", "kind", "measure", "column", "mean", "ci_low", "ci_high", "n_queries",
+                                       "n_undefined", "n_no_gendered_word"])
