@@ -122,7 +122,8 @@ def test_toy1_agreement_by_hand(toy1):
     rab_tc@10 is 0 for all three (constant): τ undefined. GSR has no per-query value: no Pearson r."""
     _, result = toy1
     table = result.agreement().set_index(["measure_a", "measure_b"])
-    assert list(table.index[:4]) == [("gsr", "rab_tc@10"), ("gsr", "arab_tc@10"), ("gsr", "nfairr@10"), ("gsr", "texfair@10")]
+    assert list(table.index[:6]) == [("gsr", c) for c in ("rab_tc@10", "rab_bool@10", "arab_tc@10", "arab_bool@10", "nfairr@10",
+                                                           "texfair@10")]
     assert table.loc[("gsr", "arab_tc@10"), "kendall_tau"] == pytest.approx(0.0, abs=1e-12)
     assert table.loc[("arab_tc@10", "texfair@10"), "kendall_tau"] == pytest.approx(1.0)
     assert math.isnan(table.loc[("gsr", "rab_tc@10"), "kendall_tau"])
@@ -198,7 +199,8 @@ def test_measures_chosen_by_name_or_object(hand):
     assert result.bias_columns == ("rab_tc@5", "rab_tc@10", "rab_tc@20", "rab_bool@5", "rab_bool@10", "rab_bool@20", "nfairr@3")
     # candidates m1, b1, m2 (ω = 0, 1, 0): FaiRR@3 = 1/log2(3), the ideal order puts b1 first: IFaiRR@3 = 1
     assert _per_query(result, "sys").loc["1", "nfairr@3"] == pytest.approx(1 / math.log2(3))
-    assert list(result.agreement()[["measure_a", "measure_b"]].itertuples(index=False, name=None)) == [("rab_tc@10", "nfairr@3")]
+    assert list(result.agreement()[["measure_a", "measure_b"]].itertuples(index=False, name=None)) == [
+        ("rab_tc@10", "rab_bool@10"), ("rab_tc@10", "nfairr@3"), ("rab_bool@10", "nfairr@3")]
     assert "texfair" not in result.to_dict()["bias_measures"]
     assert _hand_audit(hand, bias_measures="gsr").bias_columns == ()
 
@@ -217,7 +219,7 @@ def test_bad_measure_names(hand, measures, message):
 
 def test_declaration_is_data():
     assert tuple(BIAS_MEASURES) == BIAS_MEASURE_NAMES  # the CLI's help lists them without importing scipy
-    assert RAB.columns[:3] == ("rab_tc@5", "rab_tc@10", "rab_tc@20") and RAB.headline == "rab_tc@10"
+    assert RAB.columns[:3] == ("rab_tc@5", "rab_tc@10", "rab_tc@20") and RAB.headlines == ("rab_tc@10", "rab_bool@10")
     assert NFAIRR.depth == 100 and BIAS_MEASURES["gsr"].columns == ("gsr",)
     for measure in BIAS_MEASURES.values():
         assert measure.paper and measure.description and measure.larger
@@ -259,7 +261,7 @@ def test_outputs_carry_the_bias_measures(hand, tmp_path):
     paths = {p.name for p in save_audit(result, tmp_path / "out", plots=False)}
     assert {"agreement.csv", "per_query.csv", "audit.json", "report.html"} <= paths
     rows = list(csv.DictReader((tmp_path / "out" / "agreement.csv").open()))
-    assert len(rows) == 10 and list(rows[0]) == ["measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems",
+    assert len(rows) == 21 and list(rows[0]) == ["measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems",
                                                  "pearson_r", "pearson_p", "n_pairs"]
     saved = json.loads((tmp_path / "out" / "audit.json").read_text())
     jsonschema.validate(saved, audit_schema())

@@ -71,6 +71,11 @@ def test_report_in_headless_chromium(report, tmp_path):
         assert first == pytest.approx(result.perfect.gsr.per_query["query_genderedness"].min())
         excluded = page.evaluate("document.querySelectorAll('#excluded tbody tr').length")
         assert excluded == 4
+        # the bias measures: rab_tc, rab_bool, arab_tc, arab_bool, nfairr, texfair for each of the 3 runs; 21 pairs of 7 headlines
+        bias = page.evaluate("Array.from(document.querySelectorAll('#bias tbody tr')).map(r => r.cells[0].textContent + ' ' + "
+                             "r.cells[1].textContent)")
+        assert len(bias) == 18 and bias[:3] == ["rab_tc perfect", "rab_tc random", "rab_tc overlap"]
+        assert page.evaluate("document.querySelectorAll('#agreement tbody tr').length") == 21
         png = page.screenshot()
         assert page.errors == []
         assert [url for url in page.requests if not url.startswith("file:")] == []

@@ -1,4 +1,5 @@
-"""Do the bias measures agree? One row per pair of measures (``agreement.csv``):
+"""Do the bias measures agree? One row per pair of measures (``agreement.csv``; in an audit, each measure's
+headline columns: ``gsr``, ``rab_tc@10``, ``rab_bool@10``, ``arab_tc@10``, ``arab_bool@10``, ``nfairr@10``, ``texfair@10``):
 
 * ``kendall_tau``, ``kendall_p``, ``n_systems`` — Kendall's τ-b between the orderings of the audited
   systems (the perfect and random runs left out) by the two measures' values (GSR's slope, the other

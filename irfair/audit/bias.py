@@ -69,7 +69,7 @@ class BiasSetup:
             words = self.words.get(m.name)
             out[m.name] = {
                 "title": m.title, "paper": m.paper, "description": m.description, "larger": m.larger,
-                "columns": list(m.columns), "headline": m.headline, "cutoffs": list(m.cutoffs), "variants": list(m.variants),
+                "columns": list(m.columns), "headlines": list(m.headlines), "cutoffs": list(m.cutoffs), "variants": list(m.variants),
                 "candidates": m.candidates, "parameters": dict(m.parameters), "fairness": m.fairness, "ungendered": m.ungendered,
                 "gender_words": None if words is None else word_list_record(words),
             }

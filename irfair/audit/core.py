@@ -101,14 +101,14 @@ def audit(
         corpus_size = len(store)
         random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
     bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
-    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values(), *bias_lists.values()]
-              for docs in lists.values() for doc in docs}
-    missing = store.ensure(corpus_obj, needed, progress=progress)
+    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
+    all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
+    missing = store.ensure(corpus_obj, all_needed, progress=progress)
     if missing:
         _raise_missing(missing, run_list, perfect.lists, qrels, corpus)
     model = GenderednessModel(store, emb, direction)
     queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
-    counter = BiasCounter(bias, store, needed)
+    counter = BiasCounter(bias, store, all_needed)
     grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
 
     def bias_of(lists: Mapping[str, list[str]], ranked_grades=None):

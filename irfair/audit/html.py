@@ -150,7 +150,7 @@ def summary_section(result: AuditResult) -> str:
 def per_query_section(result: AuditResult) -> str:
     """Every system's per-query rows, sortable and filterable."""
     frame = result.per_query()
-    heads = [m.headline for m in result.bias.measures if m.per_query is not None] if result.bias else []
+    heads = [c for m in result.bias.measures if m.per_query is not None for c in m.headlines] if result.bias else []
     columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "n_docs", "used", "reason",
                *result.measures, *heads]
     rows = [[_plain(v) for v in values] for values in frame[columns].itertuples(index=False)]

@@ -165,15 +165,18 @@ class AuditResult:
 
     def agreement(self) -> pd.DataFrame:
         """Agreement of the bias measures over the audited systems (:mod:`.agreement`), on each measure's
-        headline column (GSR; RaB, ARaB tc@10; NFaiRR@10; TExFAIR@10)."""
+        headline columns (GSR; RaB and ARaB tc@10 and bool@10; NFaiRR@10; TExFAIR@10)."""
         measures = () if self.bias is None else self.bias.measures
         audited = [a for a in self.systems.values() if a.kind == "system"]
-        values = pd.DataFrame({m.headline: [a.gsr.slope if m.per_query is None else
-                                            (a.bias.summaries[m.headline].mean if a.bias else float("nan")) for a in audited]
-                               for m in measures}, index=[a.name for a in audited])
-        heads = [m.headline for m in measures if m.per_query is not None]
+        values = {}
+        for m in measures:
+            for column in m.headlines:
+                values[column] = [a.gsr.slope if m.per_query is None else
+                                  (a.bias.summaries[column].mean if a.bias else float("nan")) for a in audited]
+        heads = [c for m in measures if m.per_query is not None for c in m.headlines]
         frames = [a.bias.per_query[heads] for a in audited if a.bias is not None]
-        return agreement_table(values, pd.concat(frames, ignore_index=True) if frames else None)
+        return agreement_table(pd.DataFrame(values, index=[a.name for a in audited]),
+                               pd.concat(frames, ignore_index=True) if frames else None)
 
     def per_query(self) -> pd.DataFrame:
         """Long table: system, qid, query, query_genderedness, list_genderedness, depth, n_docs,

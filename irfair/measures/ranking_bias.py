@@ -97,7 +97,8 @@ class BiasMeasure:
     """One measure of gender bias in rankings.
 
     ``per_query(measure, docs)`` gives ``{column: values of shape (n_queries,)}`` (NaN where undefined);
-    ``docs`` holds each query's list down to :attr:`depth`. ``larger`` says what larger values mean.
+    ``docs`` holds each query's list down to :attr:`depth`. ``larger`` says what larger values mean;
+    :attr:`headlines` are the columns the agreement table compares.
     ``gender_words``: the shipped list it uses unless the audit is given another (None: embedding-based);
     ``ungendered``: its value for a list without any listed word; ``fairness``: True when larger values
     are fairer (NFaiRR, TExFAIR), False when they are more biased (GSR, RaB, ARaB).
@@ -152,12 +153,12 @@ class BiasMeasure:
         return tuple(self.column(v, c) for v in (self.variants or (None,)) for c in self.cutoffs)
 
     @property
-    def headline(self) -> str:
-        """The column the agreement table uses: the first variant at cut-off 10 (else the first cut-off)."""
+    def headlines(self) -> tuple[str, ...]:
+        """The columns the agreement table compares: each variant at cut-off 10 (else the first cut-off)."""
         if self.per_query is None:
-            return self.name
+            return (self.name,)
         cutoff = HEADLINE_CUTOFF if HEADLINE_CUTOFF in self.cutoffs else self.cutoffs[0]
-        return self.column(self.variants[0] if self.variants else None, cutoff)
+        return tuple(self.column(v, cutoff) for v in (self.variants or (None,)))
 
     @property
     def depth(self) -> int:
