@@ -2,7 +2,8 @@
 
 ``scheduler``: ``None`` (local processes, ``jobs`` of them; in this process when ``jobs`` is 1),
 ``"local"`` (a Dask ``LocalCluster`` of ``jobs`` single-threaded worker processes) or a Dask scheduler
-address such as ``tcp://host:8786``; ``$IRFAIR_SCHEDULER`` is used when no scheduler is given. Every
+address such as ``tcp://host:8786``; ``$IRFAIR_SCHEDULER`` is used when no scheduler is given, and
+``$IRFAIR_JOBS`` when no number of jobs is (the CLI's ``--scheduler`` and ``--jobs`` set them). Every
 executor returns results in the order of its inputs, so the results do not depend on where work ran.
 """
 from __future__ import annotations
@@ -19,8 +20,15 @@ from .errors import IrfairInputError, MissingExtraError
 SCHEDULER_ENV = "IRFAIR_SCHEDULER"
 
 
+JOBS_ENV = "IRFAIR_JOBS"
+
+
 def default_jobs() -> int:
-    """The CPUs this process may use."""
+    """Workers for parallel work: ``$IRFAIR_JOBS`` when set (the CLI's ``--jobs``), else the CPUs this
+    process may use."""
+    configured = os.environ.get(JOBS_ENV, "").strip()
+    if configured.isdigit() and int(configured) >= 1:
+        return int(configured)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 

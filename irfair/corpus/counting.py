@@ -15,6 +15,7 @@ is merged into the global one in batch order, so columns do not depend on where 
 """
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -154,10 +155,16 @@ def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jo
     :mod:`irfair.executor`) and yield its block in ``counter``'s columns, batch by batch in order, exactly
     as :meth:`TermCounter.count` would."""
     jobs = default_jobs() if jobs is None else jobs
-    if jobs <= 1 and scheduler is None and not os.environ.get(SCHEDULER_ENV):
-        for batch in batches:
-            yield counter.count(batch)
+    batches = iter(batches)
+    first = next(batches, None)
+    second = next(batches, None)
+    if second is None or (jobs <= 1 and scheduler is None and not os.environ.get(SCHEDULER_ENV)):
+        # one batch (or one job): counted here, without starting workers
+        for batch in itertools.chain([first, second], batches):
+            if batch is not None:
+                yield counter.count(batch)
         return
     with executor(jobs, scheduler) as ordered_map:
-        for terms, block in ordered_map(_count_task, ((counter.stopwords, list(batch)) for batch in batches)):
+        work = ((counter.stopwords, list(batch)) for batch in itertools.chain([first, second], batches))
+        for terms, block in ordered_map(_count_task, work):
             yield counter.merge(terms, block)
