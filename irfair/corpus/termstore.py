@@ -168,6 +168,7 @@ class TermStore:
             return
         with self.entry.locked():
             self._refresh_locked()
+            self.entry.clean_leftovers()
             work()
             self._publish()
 
