@@ -126,9 +126,17 @@ def normalise_rows(vectors: np.ndarray, name: str = "", words: Sequence[str] | N
         row = int(np.flatnonzero(~finite)[0])
         word = words[row] if words is not None and row < len(words) else f"row {row}"
         raise IrfairInputError(None, None, f"embeddings {name!r}: the vector of {word!r} holds a non-finite value (NaN or infinity)")
-    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    with np.errstate(over="ignore", under="ignore"):
+        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    # rows whose float32 norm overflows or underflows (finite values near the float32 limits) are
+    # normalised in float64 instead
+    odd = ~np.isfinite(norms[:, 0]) | ((norms[:, 0] == 0) & matrix.any(axis=1))
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32, copy=False)
+    out = (matrix / norms).astype(np.float32, copy=False)
+    if odd.any():
+        wide = matrix[odd].astype(np.float64)
+        out[odd] = (wide / np.linalg.norm(wide, axis=1, keepdims=True)).astype(np.float32)
+    return out
 
 
 def _build_lookup(words: Sequence[str]) -> dict[str, int]:

@@ -18,6 +18,7 @@ Errors are :class:`IrfairInputError` naming the file and the line (text) or the 
 from __future__ import annotations
 
 import gzip
+import re
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +30,7 @@ import numpy as np
 from ..errors import IrfairInputError
 
 MAX_WORD_BYTES = 4096
+_DIGITS = re.compile(r"[0-9]+")
 _COMPRESSION_ERRORS = (EOFError, gzip.BadGzipFile, zlib.error)
 
 
@@ -87,7 +89,7 @@ def read_text_vectors(path: Path) -> tuple[list[str], np.ndarray]:
                 raise IrfairInputError(path, lineno, "embedding text file must be UTF-8") from None
             if lineno == 1:
                 parts = text.split(" ")
-                if len(parts) == 2 and all(p.isdigit() for p in parts):
+                if len(parts) == 2 and all(_DIGITS.fullmatch(p) for p in parts):
                     count, dim = int(parts[0]), int(parts[1])
                     if count < 1 or dim < 1:
                         raise IrfairInputError(path, 1, f"header 'count dim' must be positive, found {text!r}")
