@@ -107,6 +107,8 @@ def _relative_files(folder: Path) -> list[str]:
     return sorted(files)
 
 
+# entries validated by this process, by the size, modification time and inode of every file: opening one
+# again does not hash its files again
 _validated: dict[tuple, str] = {}
 
 
@@ -155,7 +157,9 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
     for rel, (size, digest) in sorted(manifest.files.items()):
         if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
             raise EntryDamaged(f"{rel} differs from its checksum")
-    _validated[stamp] = manifest.content_id
+    newest = max([stamp[2], *(mtime for _, _, mtime, _ in stamp[3])])
+    if time.time_ns() - newest > 2 * 10**9:  # older than the file system's time resolution: a rewrite would show
+        _validated[stamp] = manifest.content_id
     return manifest
 
 

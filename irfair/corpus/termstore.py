@@ -245,7 +245,8 @@ class TermStore:
                     docs = corpus.iter_docs(missing)
                     self._add(tqdm(docs, total=len(missing), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress),
                               DEFAULT_SHARD_SIZE)
-                    self.absent |= {doc_id for doc_id in missing if doc_id not in self.doc_row}
+                    # remembered (ids that cannot be written one a line are simply looked up again next time)
+                    self.absent |= {doc_id for doc_id in missing if doc_id not in self.doc_row and "\n" not in doc_id}
                     self._dirty = True
             self._grow(read_missing)
         return {doc_id for doc_id in wanted if doc_id not in self.doc_row}

@@ -47,9 +47,12 @@ class Embeddings:
                  source: str | None = None, path: str | None = None) -> None:
         self.name = name
         self.words = list(words)
-        self.vectors = vectors if normalised else normalise_rows(vectors, name, self.words)
+        try:
+            self.vectors = vectors if normalised else normalise_rows(vectors, name, self.words)
+        except IrfairInputError as exc:
+            raise IrfairInputError(path or exc.path, None, exc.expected) from None
         if self.vectors.ndim != 2 or len(self.words) != self.vectors.shape[0]:
-            raise IrfairInputError(None, None, f"embeddings {name!r}: {len(words)} words but vectors of shape {np.shape(vectors)}")
+            raise IrfairInputError(path, None, f"embeddings {name!r}: {len(words)} words but vectors of shape {np.shape(vectors)}")
         self.source = source
         self.path = path
         self._fingerprint: str | None = None
@@ -223,7 +226,7 @@ def read_folder(folder: Path, source: str | None = None, checked: bool = False) 
     if text and not text.endswith("\n") or vectors.ndim != 2 or len(words) != vectors.shape[0] or vectors.dtype.kind != "f":
         raise IrfairInputError(folder, None, f"words.txt has {len(words)} words, vectors.npy {vectors.dtype} of shape {vectors.shape}")
     if not checked:
-        vectors = normalise_rows(vectors, name, words)
+        return Embeddings(name, words, vectors, source=source, path=str(folder))
     return Embeddings(name, words, vectors, normalised=True, source=source)
 
 
@@ -249,7 +252,7 @@ def _parsed_entry(path: Path, cache_dir: Path) -> Embeddings:
 
     def build(staging: Path) -> dict[str, int]:
         words, vectors = _read_file(path)
-        embeddings = Embeddings(path.name, words, vectors)
+        embeddings = Embeddings(path.name, words, vectors, path=str(path))
         _write_vectors(staging / "vectors.npy", embeddings.vectors)
         (staging / "words.txt").write_text(_words_text(embeddings), encoding="utf-8")
         (staging / "name.txt").write_text(embeddings.name + "\n", encoding="utf-8")
