@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from faults_data import make_time_inputs, run_cli
 
-from irfair.cache.entry import MANIFEST, file_digest
 from irfair.cache.manage import scan
+from irfair.cache.manifest import MANIFEST, file_digest
 from irfair.corpus import InMemoryCorpus, TermStore, open_corpus
 from irfair.embeddings import load_embeddings
 

@@ -31,7 +31,7 @@ def vaswani_runs(shared_data, vaswani_index, tmp_path_factory):
 
 
 def test_index_is_cached(shared_data, vaswani_index):
-    from irfair.cache.entry import validate_folder
+    from irfair.cache.manifest import validate_folder
     from irfair.corpus.lucene_index import build_index
 
     index, cache = vaswani_index

@@ -14,7 +14,8 @@ from typing import Protocol
 from ..atomic import safe_filename
 from ..errors import IrfairInputError
 from ..paths import make_folder
-from .entry import CacheEntry, EntryDamaged, Manifest, report
+from .entry import CacheEntry, report
+from .manifest import EntryDamaged, Manifest
 
 CACHE_ENV = "IRFAIR_CACHE"
 

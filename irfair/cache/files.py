@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..atomic import atomic_path, write_text
-from .entry import FORMAT_VERSION, file_digest
+from .manifest import FORMAT_VERSION, file_digest
 
 MISSING = "missing"
 

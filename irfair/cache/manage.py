@@ -16,7 +16,8 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from . import KINDS, CacheDir, resolve_cache_dir
-from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, EntryDamaged, Manifest, remove_path, validate_folder
+from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, remove_path
+from .manifest import EntryDamaged, Manifest, validate_folder
 
 _LEFTOVER = re.compile(r"^\.(?:build|old)-(.+?-[0-9a-f]{16})-")
 
