@@ -173,7 +173,7 @@ def test_output_file_paths(tmp_path):
     assert line == f"irfair: error: {tmp_path / 'folder'}: the output file (--out) is a folder, expected a file name"
     line = _one_error_line(*run_cli(["fairness", "p.csv", "--label", "y", "--prediction", "p", "--groups", "g",
                                      "--json", tmp_path / "folder"])[::2])
-    assert line == f"irfair: error: {tmp_path / 'folder'}: the output file (--json) is a folder, expected a file name"
+    assert line.startswith(f"irfair: error: {tmp_path / 'folder'}: is a folder: expected a file name")
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
