@@ -32,7 +32,7 @@ class TimeInputs:
     def audit_args(self, run: Path, *extra: str) -> list[str]:
         return ["audit", str(run), "--qrels", str(self.folder / "qrels.time.txt"), "--topics", str(self.folder / "topics.time.txt"),
                 "--corpus", str(self.folder / "time.trec"), "--embeddings", str(self.vectors), "--bootstrap", "50",
-                "--no-plots", *extra]
+                "--no-plots", "--quiet", *extra]
 
 
 def make_time_inputs(time_folder: Path, out: Path, glove) -> TimeInputs:

@@ -145,7 +145,7 @@ def time_run(shared_data, tmp_path_factory):
 
 def _audit(folder, run, *extra) -> list[str]:
     return ["audit", str(run), "--qrels", str(folder / "qrels.time.txt"), "--topics", str(folder / "topics.time.txt"),
-            "--corpus", str(folder / "time.trec"), "--bootstrap", "20", "--no-plots", "--no-random", *extra]
+            "--corpus", str(folder / "time.trec"), "--bootstrap", "20", "--no-plots", "--no-random", "--quiet", *extra]
 
 
 @pytest.mark.parametrize(("option", "make", "expected"), [

@@ -225,7 +225,7 @@ def _is_number(text: str) -> bool:
 
 def _audit_args(folder: Path, files: dict[str, Path], out: Path) -> list[str]:
     return ["audit", files["run"], "--qrels", files["qrels"], "--topics", files["topics"], "--corpus", folder / "docs.trec",
-            "--embeddings", files["embeddings"], "--bootstrap", "0", "--no-random", "--no-plots", "--no-cache", "--out", out]
+            "--embeddings", files["embeddings"], "--bootstrap", "0", "--no-random", "--no-plots", "--no-cache", "--quiet", "--out", out]
 
 
 def _numbers(summary: dict) -> dict:
