@@ -66,7 +66,10 @@ def run_cli(args: list[str]) -> tuple[int, str, str]:
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([str(a) for a in args])
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # a bad command line exits while it is parsed, as argparse does
+            code = exc.code
     return code, out.getvalue(), err.getvalue()
 
 

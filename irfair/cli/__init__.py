@@ -22,15 +22,13 @@ from . import options
 COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo", "pyserini", "cache")
 
 
-class UsageError(Exception):
-    """A bad command line (unknown option, value out of range); printed as one line, exit 2."""
-
-
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (``irfair: error: ...``) instead of usage + message."""
+    """An argument parser whose errors (unknown option, value out of range, conflicting options) are one
+    line ``irfair: error: ...`` instead of usage + message; it exits 2, as argparse does."""
 
     def error(self, message: str):
-        raise UsageError(f"{message} (see {self.prog} --help)")
+        _error(f"error: {message} (see {self.prog} --help)")
+        raise SystemExit(2)
 
 
 def _command(name: str):
@@ -82,16 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.simplefilter("always", IrfairWarning)
             warnings.showwarning = _one_line_warnings(original)
-            try:
-                args = build_parser().parse_args(argv)
-            except SystemExit as exc:  # --help, --version
-                return exc.code if isinstance(exc.code, int) else 0
+            args = build_parser().parse_args(argv)  # --help, --version and bad options exit here, as argparse does
             args.command_line = shlex.join(["irfair", *(sys.argv[1:] if argv is None else argv)])
             options.apply_output_options(args)
             code = _command(args.command).run(args)
             sys.stdout.flush()
             return code
-    except (IrfairInputError, MissingExtraError, UsageError) as exc:
+    except (IrfairInputError, MissingExtraError) as exc:
         _error(f"error: {exc}")
         return 2
     except KeyboardInterrupt:

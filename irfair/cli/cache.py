@@ -7,12 +7,17 @@ import argparse
 from . import options
 
 HELP = "the cache: info (entries, sizes, what they were built from), verify (every checksum), clear"
+EXAMPLE = """examples:
+  irfair cache info
+  irfair cache verify --cache-dir /tmp/irfair-cache
+  irfair cache clear --kind docvectors"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
     from ..cache import KINDS
 
-    p.add_argument("action", choices=("info", "verify", "clear"))
+    p.add_argument("action", choices=("info", "verify", "clear"),
+                   help="info: entries, sizes and inputs; verify: every checksum (exit 1 when one is damaged); clear: remove them")
     p.add_argument("--kind", action="append", choices=tuple(KINDS), default=None, help="only entries of this kind (repeatable)")
     options.add_cache(p, no_cache=False)
 
