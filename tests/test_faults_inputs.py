@@ -118,7 +118,7 @@ def test_truncated_binary_and_gzip_embeddings(tmp_path, name, cut, expected):
     ["rank", "--corpus", "c", "--topics", "t", "--ranker", "bm25", "--out", "o", "--b", "1.5"],
     ["rank", "--corpus", "c", "--topics", "t", "--ranker", "qlm", "--out", "o", "--mu", "0"],
     ["rank", "--corpus", "c", "--topics", "t", "--ranker", "qlm", "--out", "o", "--mu", "nan"],
-    ["train", "--ranker", "drmm", "--corpus", "c", "--topics", "t", "--qrels", "q", "--candidates", "r", "--out", "o", "--folds", "2"],
+    ["train", "--ranker", "drmm", "--corpus", "c", "--topics", "t", "--qrels", "q", "--candidates", "r", "--out", "o", "--top-n", "0"],
     ["study", "--corpus", "c", "--topics", "t", "--qrels", "q", "--out", "o", "--epochs", "0"],
     ["study", "--corpus", "c", "--topics", "t", "--qrels", "q", "--out", "o", "--bootstrap", "x"],
 ])

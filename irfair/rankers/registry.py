@@ -72,7 +72,7 @@ class RankerSpec:
 
 _NEURAL_PARAMETERS = (
     Parameter("top_n", 100, int, "candidates re-ranked per query", low=1),
-    Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)", low=3),
+    Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)"),  # checked when the ranker is built
     Parameter("epochs", 10, int, "training epochs at most (early stopping on the validation fold's MAP)", low=1),
     Parameter("doc_len", 300, int, "MatchPyramid document length in tokens", low=1),
     Parameter("seed", 0, int, "random seed of training", low=0, high=2**32 - 1),
