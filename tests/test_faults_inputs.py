@@ -145,7 +145,8 @@ def time_run(shared_data, tmp_path_factory):
 
 def _audit(folder, run, *extra) -> list[str]:
     return ["audit", str(run), "--qrels", str(folder / "qrels.time.txt"), "--topics", str(folder / "topics.time.txt"),
-            "--corpus", str(folder / "time.trec"), "--bootstrap", "20", "--no-plots", "--no-random", "--quiet", *extra]
+            "--corpus", str(folder / "time.trec"), "--bootstrap", "20", "--no-plots", "--no-random", "--quiet",
+            "--bias-measures", "gsr", *extra]
 
 
 @pytest.mark.parametrize(("option", "make", "expected"), [
@@ -212,6 +213,8 @@ def test_one_line_abbreviates_long_values_and_caps_the_line():
 
 
 def test_run_documents_missing_below_the_audited_depth(time_run, tmp_path, w2v):
+    """GSR alone: the audited depth is each query's number of relevant documents (the bias measures would
+    also audit each run's top 100, where a missing document is an error)."""
     folder, run = time_run
     code, clean, err = run_cli(_audit(folder, run, "--no-cache"))
     assert (code, err) == (0, "")
@@ -226,8 +229,8 @@ def test_run_documents_missing_below_the_audited_depth(time_run, tmp_path, w2v):
     assert line.startswith(f"irfair: error: {extra}:4: document NOT-IN-TIME (query 1) is not in the corpus")
     with pytest.warns(IrfairWarning, match="1 run documents below the audited depth"):
         result = audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
-                              w2v, n_bootstrap=0, cache_dir=False)
+                              w2v, n_bootstrap=0, cache_dir=False, bias_measures=("gsr",))
     assert result.counts["run_documents_not_in_corpus"] == 1
     with pytest.raises(IrfairInputError, match="NOT-IN-TIME"):
         audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
-                     w2v, n_bootstrap=0, cache_dir=False, strict=True)
+                     w2v, n_bootstrap=0, cache_dir=False, strict=True, bias_measures=("gsr",))
