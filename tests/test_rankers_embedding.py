@@ -66,7 +66,7 @@ def test_document_vectors_are_cached_and_memory_mapped(hand, tmp_path):
     second = EmbeddingRanker(store, hand, "add", cache_dir=tmp_path, corpus_key="docs")
     assert isinstance(second.doc_vectors, np.memmap)
     assert np.allclose(first.doc_vectors, second.doc_vectors)
-    assert len(list((tmp_path / "docvectors").glob("add-*.npy"))) == 1
+    assert len(list((tmp_path / "docvectors").glob("docs-hand-add-*/vectors.npy"))) == 1
 
 
 @pytest.mark.slow

@@ -31,10 +31,11 @@ def vaswani_runs(shared_data, vaswani_index, tmp_path_factory):
 
 
 def test_index_is_cached(shared_data, vaswani_index):
+    from irfair.cache.manifest import validate_folder
     from irfair.corpus.lucene_index import build_index
 
     index, cache = vaswani_index
-    assert (index / "COMPLETE").read_text().strip() == "11429"
+    assert validate_folder(index, "lucene", every_checksum=True).counts == {"documents": 11429}
     assert build_index(open_corpus(shared_data / "vaswani" / "corpus"), cache, progress=False) == index
 
 
@@ -89,7 +90,10 @@ def test_index_command_then_embedding_rerank_of_bm25(shared_data, tmp_path, caps
     assert main(["index", "--corpus", str(folder / "time.trec"), "--embeddings", "w2v-gnews-26k", "--cache-dir", str(cache)]) == 0
     printed = capsys.readouterr().out
     assert "term store: 423 documents" in printed and "document vectors w2v-gnews-26k_si: 423 × 300" in printed
-    assert len(list((cache / "docvectors").glob("*.npy"))) == 2 and len(list((cache / "lucene").iterdir())) == 1
+    from irfair.cache.manage import scan
+
+    assert sorted((r.kind, r.state) for r in scan(cache, verify=True)) == [
+        ("docvectors", "ok"), ("docvectors", "ok"), ("lucene", "ok"), ("terms", "ok")]
     common = ["--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"), "--cache-dir", str(cache)]
     assert main(["rank", "--ranker", "bm25", "--depth", "30", "--out", str(tmp_path / "bm25.run"), *common]) == 0
     assert main(["rank", "--ranker", "add", "--rerank", str(tmp_path / "bm25.run"), "--out", str(tmp_path / "rr.run"), *common]) == 0

@@ -29,5 +29,5 @@ def test_single_shard_loads_memory_mapped(tmp_path):
     TermStore.for_corpus(corpus, tmp_path).ensure(corpus, None, progress=False)
     reopened = TermStore.for_corpus(corpus, tmp_path)
     assert reopened.complete
-    assert isinstance(reopened._blocks[0][1], np.memmap)
+    assert isinstance(reopened._shards[0][1][1], np.memmap)
     assert reopened.ensure(corpus, {"zzz"}, progress=False) == {"zzz"}  # complete store: nothing re-read

@@ -13,15 +13,16 @@ which documents each reads) are computed for every system, the perfect and the r
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from ..cache import CacheDir, resolve_cache_dir
+from ..cache import CacheDir, writable_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import Embeddings, load_embeddings
-from ..errors import IrfairInputError
+from ..errors import IrfairInputError, IrfairWarning, one_line
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
@@ -61,6 +62,7 @@ def audit(
     progress: bool = False,
     bias_measures: Sequence[object] | str | None = DEFAULT_BIAS_MEASURES,
     gender_words: GenderWordsSource = None,
+    strict: bool = False,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -75,17 +77,22 @@ def audit(
     objects (GSR itself is always computed; naming it puts it in the agreement table); ``gender_words``: a shipped
     list's name, a file or :class:`~irfair.measures.gender_words.GenderWords` for every term-based measure
     (None: each measure's own list).
+
+    Every document of every run is looked up in the corpus. One missing within the audited depth (GSR's
+    lists and the bias measures' lists), or a relevant one, is an error; one missing below it only counts
+    as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported with an
+    :class:`IrfairWarning`, or raised as an error with ``strict=True`` (``--strict``).
     """
     _check_options(depth, query_field)
     labels = measure_labels(measures)
     bias = bias_setup(bias_measures, gender_words)
+    cache = writable_cache_dir(cache_dir)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM))
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     corpus_obj: Corpus = open_corpus(corpus)
-    cache = resolve_cache_dir(cache_dir)
     emb: Embeddings = load_embeddings(embeddings, cache)
     direction = gender_direction(emb)
 
@@ -103,9 +110,12 @@ def audit(
     bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
     needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
     all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
-    missing = store.ensure(corpus_obj, all_needed, progress=progress)
+    run_docs = {doc for run in run_list for hits in run.ranking.values() for doc, _ in hits}
+    missing = store.ensure(corpus_obj, all_needed | run_docs, progress=progress)
+    if missing & all_needed:
+        _raise_missing(missing & all_needed, run_list, perfect.lists, qrels, corpus)
     if missing:
-        _raise_missing(missing, run_list, perfect.lists, qrels, corpus)
+        _below_depth_missing(missing, run_list, corpus, strict)
     model = GenderednessModel(store, emb, direction)
     queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
     counter = BiasCounter(bias, store, all_needed)
@@ -150,6 +160,7 @@ def audit(
         "queries_without_genderedness": sum(1 for q in qids if queries[q].reason),
         "documents_in_corpus": corpus_size,
         "documents_measured": len(needed),
+        "run_documents_not_in_corpus": len(missing),
         "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(needed)] == 0)) if needed else 0,
     }
     inputs = {
@@ -165,17 +176,47 @@ def audit(
                        warnings=[w for w in (t.warning() for t in ties) if w], ties=[t.to_dict() for t in ties], bias=bias)
 
 
-def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:
-    """Raise IrfairInputError at the first run line (else qrels line) naming a document the corpus lacks."""
-    name = getattr(corpus, "name", None) or str(corpus)
+def _first_line(missing: set[str], runs: list[Run]) -> tuple[Run, int | None, str, str]:
+    """The run, line, query and document of the first run entry whose document is in ``missing``."""
     for run in runs:
         for (qid, doc_id), line in sorted(run.line_of.items(), key=lambda item: item[1]):
             if doc_id in missing:
-                raise IrfairInputError(run.path or run.name, line, f"document {doc_id} (query {qid}) is not in the corpus {corpus}")
+                return run, line, qid, doc_id
         for qid, hits in run.ranking.items():
             for doc_id, _ in hits:
                 if doc_id in missing:
-                    raise IrfairInputError(run.name, None, f"document {doc_id} (query {qid}) is not in the corpus {name}")
+                    return run, None, qid, doc_id
+    raise ValueError("no run holds a missing document")
+
+
+def _below_depth_missing(missing: set[str], runs: list[Run], corpus, strict: bool) -> None:
+    """Run documents below the audited depth that the corpus lacks: an error when ``strict``, else a warning."""
+    run, line, qid, doc_id = _first_line(missing, runs)
+    where = run.path or run.name
+    if strict:
+        raise IrfairInputError(where, line, f"document {doc_id} (query {qid}) is not in the corpus {_corpus_label(corpus)} "
+                                            f"({len(missing)} such documents below the audited depth)")
+    first = f"{where}:{line}" if line is not None else where
+    warnings.warn(one_line(f"{len(missing)} run documents below the audited depth are not in the corpus {_corpus_label(corpus)} "
+                           f"(first: {doc_id}, query {qid}, {first}); they count as non-relevant (--strict: an error)", 280),
+                  IrfairWarning, stacklevel=3)
+
+
+def _corpus_label(corpus) -> str:
+    if isinstance(corpus, (str, Path)):
+        return str(corpus)
+    return getattr(corpus, "name", None) or "given in memory"
+
+
+def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[str, list[str]], qrels, corpus) -> None:
+    """Raise IrfairInputError at the first run line (else qrels line) naming a document the corpus lacks."""
+    label = _corpus_label(corpus)
+    try:
+        run, line, qid, doc_id = _first_line(missing, runs)
+    except ValueError:
+        pass
+    else:
+        raise IrfairInputError(run.path or run.name, line, f"document {doc_id} (query {qid}) is not in the corpus {label}")
     doc_id = sorted(missing)[0]
     qid = next(q for q, docs in perfect_lists.items() if doc_id in docs)
     line = None
@@ -186,4 +227,4 @@ def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[st
                 line = number
                 break
     raise IrfairInputError(qrels if isinstance(qrels, (str, Path)) else "qrels", line,
-                           f"relevant document {doc_id} (query {qid}) is not in the corpus {corpus}")
+                           f"relevant document {doc_id} (query {qid}) is not in the corpus {label}")

@@ -1,17 +1,34 @@
 """Command line: ``irfair <command>``. Each command is a module of this package with ``HELP``,
-``configure(parser)`` and ``run(args) -> exit code``; it parses, calls the library and prints."""
+``configure(parser)`` and ``run(args) -> exit code``; it parses, calls the library and prints.
+
+Whatever goes wrong ends in one line on stderr: bad input or a bad option ``irfair: error: ...``
+(exit 2), Ctrl-C ``irfair: interrupted`` (exit 130; files and cache entries are written atomically, so
+nothing half-written stays). Output cut by a closed pipe (``| head``) ends quietly (exit 0). Warnings
+of irfair (documented decisions) are one line ``irfair: warning: ...``.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import shlex
 import sys
+import warnings
 
 from .. import __version__
-from ..errors import IrfairInputError, MissingExtraError
+from ..errors import IrfairInputError, IrfairWarning, MissingExtraError, one_line
 from . import options
 
-COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo", "pyserini")
+COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo", "pyserini", "cache")
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors (unknown option, value out of range, conflicting options) are one
+    line ``irfair: error: ...`` instead of usage + message; it exits 2, as argparse does."""
+
+    def error(self, message: str):
+        _error(f"error: {message} (see {self.prog} --help)")
+        raise SystemExit(2)
 
 
 def _command(name: str):
@@ -20,8 +37,8 @@ def _command(name: str):
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``irfair`` parser with one subparser per command of :data:`COMMANDS`."""
-    parser = argparse.ArgumentParser(prog="irfair", description="Audit search engines and classifiers for gender bias.",
-                                     epilog="irfair COMMAND --help shows a command's options and an example.")
+    parser = Parser(prog="irfair", description="Audit search engines and classifiers for gender bias.",
+                    epilog="irfair COMMAND --help shows a command's options and an example.")
     parser.add_argument("--version", action="version", version=f"irfair {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     shared = options.output_options()
@@ -32,19 +49,55 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line_warnings(original):
+    """``warnings.showwarning`` printing irfair's warnings as one line, others as ``original`` does."""
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if issubclass(category, IrfairWarning):
+            print(one_line(f"irfair: warning: {message}"), file=sys.stderr)
+        else:
+            original(message, category, filename, lineno, file, line)
+    return show
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that Python's final flush does not fail on a closed pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def _error(text: str) -> None:
+    try:
+        print(one_line(f"irfair: {text}"), file=sys.stderr)
+    except (BrokenPipeError, ValueError):
+        pass
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run ``irfair`` with ``argv``; returns the exit code (2 for bad input, one line on stderr)."""
-    args = build_parser().parse_args(argv)
-    args.command_line = shlex.join(["irfair", *(sys.argv[1:] if argv is None else argv)])
-    options.apply_output_options(args)
     try:
-        return _command(args.command).run(args)
+        original = warnings.showwarning
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", IrfairWarning)
+            warnings.showwarning = _one_line_warnings(original)
+            args = build_parser().parse_args(argv)  # --help, --version and bad options exit here, as argparse does
+            args.command_line = shlex.join(["irfair", *(sys.argv[1:] if argv is None else argv)])
+            options.apply_output_options(args)
+            code = _command(args.command).run(args)
+            sys.stdout.flush()
+            return code
     except (IrfairInputError, MissingExtraError) as exc:
-        print(f"irfair: error: {exc}", file=sys.stderr)
+        _error(f"error: {exc}")
         return 2
     except KeyboardInterrupt:
-        print("irfair: interrupted", file=sys.stderr)
+        _error("interrupted")
         return 130
+    except BrokenPipeError:
+        try:
+            _quiet_stdout()
+        except (OSError, ValueError):
+            pass
+        return 0
 
 
 if __name__ == "__main__":

@@ -31,8 +31,8 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="average over every query of the qrels, 0 where a run has none (trec_eval -c)")
     p.add_argument("-q", "--per-query", action="store_true",
                    help="also print each run's measures per query, as trec_eval -q (with --format table)")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and of the random run")
+    p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
+    p.add_argument("--seed", type=options.seed_int, default=0, help="seed of the bootstrap and of the random run")
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
     p.add_argument("--no-plots", action="store_true", help="write no scatter plots (report.html keeps its own)")
     p.add_argument("--bias-measures", default=None,
@@ -42,6 +42,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gender-words", default=None,
                    help="female/male word list (lines 'word<TAB>female|male') for rab, arab, nfairr and texfair, or a shipped "
                         "list: rekabsaz2020, rekabsaz2021 (default: rekabsaz2020 for rab/arab, rekabsaz2021 for nfairr/texfair)")
+    p.add_argument("--strict", action="store_true",
+                   help="a run document missing from the corpus below the audited depth is an error (default: a warning)")
     p.add_argument("--out", default=None,
                    help="folder for audit.json, per_query.csv, table.txt/.tsv, agreement.csv, plots and report.html")
     options.add_format(p)
@@ -59,20 +61,22 @@ def run(args: argparse.Namespace) -> int:
 
     if args.per_query and args.format != "table":
         raise IrfairInputError(None, None, f"-q/--per-query prints trec_eval lines after the table, not with --format {args.format}")
+    options.check_paths(args, folders=("out",))
     result = audit(
         args.runs, args.qrels, args.topics, args.corpus, args.embeddings, depth=args.depth, query_field=args.query_field,
         n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
         progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
+        strict=args.strict,
     )
     result.provenance["command_line"] = getattr(args, "command_line", None)
+    paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
     print(render(result, args.format), end="")
     if args.per_query:
         for audited in result.systems.values():
             if audited.kind == "system" and audited.evaluation is not None:
                 print("\n" + "\n".join(trec_eval_lines(audited.evaluation)))
     if args.out:
-        paths = save_audit(result, args.out, plots=not args.no_plots)
         if not args.quiet:
             print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
     return 0

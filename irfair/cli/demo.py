@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 
+from . import options
+
 HELP = "the paper's two toy collections, audited (S, N, CS systems)"
 EXAMPLE = """example:
   irfair demo --out demo --embeddings w2v-gnews-26k"""
@@ -18,6 +20,7 @@ def run(args: argparse.Namespace) -> int:
     from ..audit.demo import DEMO_EMBEDDINGS, run_demo
     from ..audit.report import format_table
 
+    options.check_paths(args, folders=("out",))
     for demo in run_demo(args.out, args.embeddings or DEMO_EMBEDDINGS):
         print(f"\n== {demo.collection} with {demo.embeddings} ==")
         print(format_table(demo.result))

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from ..trec import read_topics
 
     _check(args)
+    options.check_paths(args)
     emb = load_embeddings(args.embeddings, resolve_cache_dir(options.cache_dir(args)))
     direction = gender_direction(emb)
     header = (f"# {emb.name}: gender direction from {len(direction.pairs_used)} pairs, "

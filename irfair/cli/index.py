@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from ..rankers.prepare import prepare_corpus
 
+    options.check_paths(args)
     prepared = prepare_corpus(args.corpus, embeddings=args.embeddings or (), lucene=not args.no_lucene, threads=args.threads,
                               cache_dir=options.cache_dir(args), progress=options.progress(args))
     store = prepared.store

@@ -5,8 +5,10 @@ import argparse
 import os
 import sys
 
-from ..cache import CacheDir
+from ..cache import CacheDir, writable_cache_dir
+from ..paths import writable_file, writable_folder
 from ..rankers import RankerSpec
+from ..rankers.registry import Parameter
 from ..trec import QUERY_FIELDS
 
 DEFAULT_EMBEDDINGS = "w2v-gnews-26k"
@@ -54,22 +56,54 @@ def log(args: argparse.Namespace):
     return lambda line: print(line, file=sys.stderr)
 
 
-def depth_type(text: str) -> str | int:
-    """``auto`` or a positive integer."""
-    if text == "auto":
-        return "auto"
-    return positive_int(text, "depth must be 'auto' or a positive integer")
-
-
-def positive_int(text: str, message: str = "must be a positive integer") -> int:
-    """A positive integer (argparse type)."""
+def _integer(text: str, low: int, message: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(message) from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(message)
+        raise argparse.ArgumentTypeError(f"{message}, found {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"{message}, found {text!r}")
     return value
+
+
+def depth_type(text: str) -> str | int:
+    """``auto`` or a positive integer (argparse type)."""
+    if text == "auto":
+        return "auto"
+    return _integer(text, 1, "depth must be 'auto' or a positive integer")
+
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (argparse type)."""
+    return _integer(text, 1, "expected a positive integer")
+
+
+def count_int(text: str) -> int:
+    """An integer >= 0 (argparse type), e.g. a number of bootstrap resamples."""
+    return _integer(text, 0, "expected an integer >= 0")
+
+
+def seed_int(text: str) -> int:
+    """A random seed: an integer from 0 to 2**32 - 1 (argparse type)."""
+    value = _integer(text, 0, "expected a seed from 0 to 4294967295")
+    if value > 2**32 - 1:
+        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 4294967295, found {text!r}")
+    return value
+
+
+def parameter_type(parameter: Parameter):
+    """The argparse type of a ranker parameter: its type, range-checked as the registry says."""
+    def convert(text: str):
+        try:
+            value = parameter.type(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {parameter.type.__name__}, found {text!r}") from None
+        problem = parameter.problem(value)
+        if problem is not None:
+            raise argparse.ArgumentTypeError(f"{problem}, found {text!r}")
+        return value
+    convert.__name__ = parameter.type.__name__
+    return convert
 
 
 def add_query_field(parser: argparse.ArgumentParser) -> None:
@@ -101,13 +135,27 @@ def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpe
             if parameter.type is bool:
                 parser.add_argument(parameter.flag, dest=parameter.name, action="store_true", help=parameter.help)
             else:
-                parser.add_argument(parameter.flag, dest=parameter.name, type=parameter.type, default=parameter.default,
+                parser.add_argument(parameter.flag, dest=parameter.name, type=parameter_type(parameter), default=parameter.default,
                                     help=f"{parameter.help} ({spec.name})")
 
 
 def ranker_parameters(args: argparse.Namespace, spec: RankerSpec) -> dict[str, object]:
     """The values of ``spec``'s parameters from parsed arguments."""
     return {p.name: getattr(args, p.name) for p in spec.parameters}
+
+
+def check_paths(args: argparse.Namespace, folders: tuple[str, ...] = (), files: tuple[str, ...] = ()) -> None:
+    """Before any work: every output folder and file given (by attribute name of ``args``) must be
+    writable or creatable (nothing is created), and the cache folder is created and tested (unless
+    ``--no-cache``); IrfairInputError naming the first path that is not."""
+    for name in folders:
+        if getattr(args, name, None) is not None:
+            writable_folder(getattr(args, name), f"output folder (--{name.replace('_', '-')})")
+    for name in files:
+        if getattr(args, name, None) is not None:
+            writable_file(getattr(args, name), f"output file (--{name.replace('_', '-')})")
+    if hasattr(args, "cache_dir"):
+        writable_cache_dir(cache_dir(args))
 
 
 def cache_dir(args: argparse.Namespace) -> CacheDir:

@@ -27,7 +27,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--index", default=None, help="an existing pyserini/Lucene index (bm25/qlm/tfidf only)")
     p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
     options.add_ranker_parameters(p, [RANKERS[name] for name in CHOICES])
-    p.add_argument("--threads", type=int, default=2, help="threads for Lucene indexing and search")
+    p.add_argument("--threads", type=options.positive_int, default=2, help="threads for Lucene indexing and search")
     options.add_embeddings(p)
     options.add_cache(p)
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from ..rankers import make_ranker
     from ..trec import read_run, read_topics, write_run
 
+    options.check_paths(args, files=("out",))
     topics = read_topics(args.topics)
     queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
     spec = RANKERS[args.ranker]

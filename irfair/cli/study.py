@@ -24,11 +24,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variants", default="regular,hard,strong", help="debiasing variants of the ranking embeddings")
     p.add_argument("--no-lexical", action="store_true", help="leave out BM25, QLM and tf-idf")
     p.add_argument("--neural", default=",".join(rankers_of(NEURAL)), help="comma-separated neural rankers, or none")
-    p.add_argument("--depth", type=int, default=1000, help="run depth of every ranker")
-    p.add_argument("--candidates", type=int, default=100, help="BM25 candidates re-ranked by the neural rankers")
-    p.add_argument("--epochs", type=int, default=10, help="training epochs of the neural rankers")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
-    p.add_argument("--seed", type=int, default=0, help="seed of training, the bootstrap and the random run")
+    p.add_argument("--depth", type=options.positive_int, default=1000, help="run depth of every ranker")
+    p.add_argument("--candidates", type=options.positive_int, default=100, help="BM25 candidates re-ranked by the neural rankers")
+    p.add_argument("--epochs", type=options.positive_int, default=10, help="training epochs of the neural rankers")
+    p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
+    p.add_argument("--seed", type=options.seed_int, default=0, help="seed of training, the bootstrap and the random run")
     options.add_query_field(p)
     options.add_cache(p)
 
@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from ..study import StudyConfig, run_study
     from ..study.report import compact_gsr, to_markdown
 
+    options.check_paths(args, folders=("out",))
     config = StudyConfig(
         ranker_embeddings=options.names(args.ranker_embeddings), measure_embeddings=options.names(args.measure_embeddings),
         variants=options.names(args.variants), lexical=not args.no_lexical,

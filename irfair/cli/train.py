@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from ..rankers import NEURAL, RANKERS, rankers_of
 from . import options
@@ -32,6 +33,9 @@ def run(args: argparse.Namespace) -> int:
     from ..rankers import make_ranker
     from ..trec import check_run_queries, read_qrels, read_run, read_topics, write_run
 
+    options.check_paths(args, files=("out", "log"))
+    if args.folds_file is not None and not os.path.exists(args.folds_file):
+        options.check_paths(args, files=("folds_file",))
     topics = read_topics(args.topics)
     qrels = read_qrels(args.qrels)
     candidates = read_run(args.candidates)

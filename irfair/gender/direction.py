@@ -7,6 +7,7 @@ Word genderedness g(w) = cos(w, direction): positive = female, negative = male.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -29,6 +30,17 @@ DEFINITIONAL_PAIRS: tuple[tuple[str, str], ...] = (
 )
 
 MIN_PAIRS = 3
+DEGENERATE = 1e-6
+
+
+def _definitional_vector(embeddings: Embeddings, word: str) -> np.ndarray:
+    """The unit vector of a definitional word; IrfairInputError when it is zero or not finite (the
+    gender direction would be undefined)."""
+    vector = np.asarray(embeddings.vector(word), dtype=np.float64)
+    if not np.all(np.isfinite(vector)) or np.linalg.norm(vector) < DEGENERATE:
+        raise IrfairInputError(embeddings.path, None, f"embeddings {embeddings.name!r}: the definitional word {word!r} has a zero or "
+                                           "non-finite vector, so the gender direction is undefined")
+    return vector
 
 
 @dataclass(frozen=True)
@@ -59,21 +71,25 @@ def genderedness_of_rows(embeddings: Embeddings, direction: GenderDirection, row
 def gender_direction(
     embeddings: Embeddings, pairs: Sequence[tuple[str, str]] = DEFINITIONAL_PAIRS
 ) -> GenderDirection:
-    """PCA gender direction from definitional (female, male) pairs; raises when fewer than 3 pairs are known."""
+    """PCA gender direction from definitional (female, male) pairs. IrfairInputError when fewer than 3
+    pairs are known, a definitional word's vector is zero or not finite, or a pair's two words share one
+    vector: the direction would be undefined (so no NaN variance is ever reported)."""
     used = tuple((f, m) for f, m in pairs if f in embeddings and m in embeddings)
     missing = tuple(pair for pair in pairs if pair not in used)
     if len(used) < MIN_PAIRS:
         absent = sorted({w for pair in missing for w in pair if w not in embeddings})
         raise IrfairInputError(
-            None,
+            embeddings.path,
             None,
             f"embeddings {embeddings.name!r} lack the definitional words {', '.join(absent)}: "
             f"at least {MIN_PAIRS} of the {len(pairs)} pairs are needed for a gender direction",
         )
     centred = []
     for female, male in used:
-        f_vec = np.asarray(embeddings.vector(female), dtype=np.float64)
-        m_vec = np.asarray(embeddings.vector(male), dtype=np.float64)
+        f_vec, m_vec = _definitional_vector(embeddings, female), _definitional_vector(embeddings, male)
+        if np.linalg.norm(f_vec - m_vec) < DEGENERATE:
+            raise IrfairInputError(embeddings.path, None, f"embeddings {embeddings.name!r}: {female!r} and {male!r} have the same vector, "
+                                               "so the pair defines no gender direction")
         mean = (f_vec + m_vec) / 2
         centred.extend([f_vec - mean, m_vec - mean])
     matrix = np.vstack(centred)
@@ -85,4 +101,6 @@ def gender_direction(
         sign = np.sign(sum((embeddings.vector(f) - embeddings.vector(m)) @ direction for f, m in used))
     direction = direction * (sign if sign != 0 else 1.0)
     ratio = float(singular[0] ** 2 / np.sum(singular**2))
+    if not (np.all(np.isfinite(direction)) and math.isfinite(ratio)):
+        raise IrfairInputError(embeddings.path, None, f"embeddings {embeddings.name!r}: the gender direction is undefined")
     return GenderDirection(direction, ratio, used, missing, embeddings.name)

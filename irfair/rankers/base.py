@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from ..cache import CacheDir, resolve_cache_dir
+from ..cache import CacheDir, writable_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, as_qrels
@@ -63,7 +63,15 @@ def _parameters(spec: RankerSpec, params: Mapping[str, object]) -> dict[str, obj
     values = dict(spec.defaults)
     for parameter in spec.parameters:
         if parameter.name in params and params[parameter.name] is not None:
-            values[parameter.name] = parameter.type(params[parameter.name])
+            try:
+                value = parameter.type(params[parameter.name])
+            except (TypeError, ValueError):
+                raise IrfairInputError(None, None, f"ranker {spec.name}: {parameter.name} must be {parameter.type.__name__}, "
+                                                   f"not {params[parameter.name]!r}") from None
+            problem = parameter.problem(value)
+            if problem is not None:
+                raise IrfairInputError(None, None, f"ranker {spec.name}: {parameter.name} {problem}, not {value!r}")
+            values[parameter.name] = value
     return values
 
 
@@ -86,7 +94,7 @@ def make_ranker(name: str, *, corpus, embeddings=None, variant: str = "regular",
     if spec.needs_qrels and qrels is None:
         raise IrfairInputError(None, None, f"ranker {name} is trained on relevance judgements: give qrels")
     context = RankerContext(
-        corpus=open_corpus(corpus), cache_dir=resolve_cache_dir(cache_dir), embeddings=embeddings, variant=variant,
+        corpus=open_corpus(corpus), cache_dir=writable_cache_dir(cache_dir), embeddings=embeddings, variant=variant,
         qrels=None if qrels is None else as_qrels(qrels), index=None if index is None else Path(index),
         threads=threads, progress=progress, folds_file=None if folds_file is None else Path(folds_file),
         log_path=None if log_path is None else Path(log_path), store=store,

@@ -8,13 +8,13 @@
   a query term unseen in the collection gets the largest weight).
 
 Document vectors for the whole corpus are computed once with one sparse-dense product over the cached
-term store and saved as a float32 ``.npy`` keyed by (corpus, embedding, scheme) that later runs
-memory-map. Ranking is a matrix product plus top-k selection. Documents without any in-vocabulary
-token have no vector and are never retrieved (their number is reported).
+term store and saved as a float32 ``.npy`` in a cache entry keyed by the term store's content, the
+embeddings' fingerprint and the scheme, which later runs memory-map. Ranking is a matrix product plus
+top-k selection. Documents without any in-vocabulary token have no vector and are never retrieved
+(their number is reported).
 """
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -22,8 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import atomic_path
-from ..cache import entry_key
+from ..cache import CacheEntry, EntryDamaged, Manifest, entry_key
 from ..corpus import TermStore
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
@@ -87,17 +86,14 @@ class EmbeddingRanker:
         """Ranker name, e.g. ``w2v-gnews-26k_si``."""
         return f"{self.embeddings.name}_{self.scheme}"
 
-    def _cache_file(self, cache_dir: str | Path | None, corpus_key: str) -> Path | None:
+    def _entry(self, cache_dir: str | Path | None, corpus_key: str) -> CacheEntry | None:
         if cache_dir is None:
             return None
-        key = hashlib.sha1(f"{corpus_key}|{len(self.store)}|{len(self.store.vocab)}|{self.embeddings.name}|"
-                           f"{len(self.embeddings)}|{self.embeddings.dim}|{self.scheme}".encode()).hexdigest()[:16]
-        return Path(cache_dir) / "docvectors" / f"{self.scheme}-{key}.npy"
+        key = {"store": self.store.fingerprint(), "documents": len(self.store), "terms": len(self.store.vocab),
+               "embeddings": self.embeddings.name, "embeddings_fingerprint": self.embeddings.fingerprint(), "scheme": self.scheme}
+        return CacheEntry(cache_dir, "docvectors", f"{corpus_key}-{self.embeddings.name}-{self.scheme}", key)
 
-    def _document_vectors(self, cache_dir, corpus_key: str, progress: bool) -> np.ndarray:
-        cached = self._cache_file(cache_dir, corpus_key)
-        if cached is not None and cached.is_file():
-            return np.load(cached, mmap_mode="r")
+    def _compute_vectors(self, progress: bool) -> np.ndarray:
         from tqdm.auto import tqdm
 
         term_vectors = np.zeros((len(self.store.vocab), self.embeddings.dim), dtype=np.float32)
@@ -111,13 +107,28 @@ class EmbeddingRanker:
             norms = np.linalg.norm(block, axis=1, keepdims=True)
             norms[norms == 0] = 1.0
             out[start : start + step] = block / norms
-        if cached is not None:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            with atomic_path(cached) as tmp:
-                with open(tmp, "wb") as handle:
-                    np.save(handle, out)
-            return np.load(cached, mmap_mode="r")
         return out
+
+    def _document_vectors(self, cache_dir, corpus_key: str, progress: bool) -> np.ndarray:
+        """Unit document vectors, shape (n_docs, dim), float32, rows in the store's order; a cache entry
+        keyed by the term store's content, the embeddings and the scheme when there is a cache folder."""
+        entry = self._entry(cache_dir, corpus_key)
+        if entry is None:
+            return self._compute_vectors(progress)
+        shape = (len(self.store), self.embeddings.dim)
+
+        def build(staging: Path) -> dict[str, int]:
+            with open(staging / "vectors.npy", "wb") as handle:
+                np.save(handle, self._compute_vectors(progress))
+            return {"documents": shape[0], "dim": shape[1]}
+
+        def load(folder: Path, manifest: Manifest) -> np.ndarray:
+            vectors = np.load(folder / "vectors.npy", mmap_mode="r", allow_pickle=False)
+            if vectors.shape != shape or vectors.dtype != np.float32:
+                raise EntryDamaged(f"vectors.npy holds {vectors.dtype} of shape {vectors.shape}, expected float32 of {shape}")
+            return vectors
+
+        return entry.obtain(load, build)
 
     def query_vector(self, query: str) -> np.ndarray:
         """Unit query vector, shape (dim,); all zeros when no query token is in the vocabulary."""

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..cache import CacheDir, resolve_cache_dir
+from ..cache import CacheDir, writable_cache_dir
 from ..corpus import TermStore, open_corpus
 from ..errors import IrfairInputError
 from .base import make_ranker
@@ -27,7 +27,7 @@ def prepare_corpus(corpus, *, embeddings: Sequence[object] = (), lucene: bool = 
                    cache_dir: CacheDir = None, progress: bool = True) -> PreparedCorpus:
     """Tokenise ``corpus`` into its term store, build its Lucene index (``lucene``) and the add/si
     document vectors of each of ``embeddings``, under the cache folder."""
-    cache = resolve_cache_dir(cache_dir)
+    cache = writable_cache_dir(cache_dir)
     if cache is None:
         raise IrfairInputError(None, None, "preparing a corpus needs a cache folder")
     corpus_obj = open_corpus(corpus)

@@ -13,12 +13,29 @@ NEURAL = "neural"
 @dataclass(frozen=True)
 class Parameter:
     """One ranker parameter: name (a Python identifier; ``--name-with-dashes`` on the command line),
-    default, type and a help text."""
+    default, type, a help text and its valid range (``low``/``high`` inclusive; ``above`` exclusive)."""
 
     name: str
     default: float | int | bool
     type: type
     help: str
+    low: float | None = None
+    high: float | None = None
+    above: float | None = None
+
+    def problem(self, value: float) -> str | None:
+        """Why ``value`` is out of range (None when it is valid), e.g. ``must be at least 3``."""
+        if self.type is bool:
+            return None
+        if value != value or value in (float("inf"), float("-inf")):
+            return "must be a finite number"
+        if self.low is not None and value < self.low:
+            return f"must be at least {self.low:g}"
+        if self.above is not None and value <= self.above:
+            return f"must be greater than {self.above:g}"
+        if self.high is not None and value > self.high:
+            return f"must be at most {self.high:g}"
+        return None
 
     @property
     def flag(self) -> str:
@@ -54,20 +71,20 @@ class RankerSpec:
 
 
 _NEURAL_PARAMETERS = (
-    Parameter("top_n", 100, int, "candidates re-ranked per query"),
-    Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)"),
-    Parameter("epochs", 10, int, "training epochs at most (early stopping on the validation fold's MAP)"),
-    Parameter("doc_len", 300, int, "MatchPyramid document length in tokens"),
-    Parameter("seed", 0, int, "random seed of training"),
+    Parameter("top_n", 100, int, "candidates re-ranked per query", low=1),
+    Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)"),  # checked when the ranker is built
+    Parameter("epochs", 10, int, "training epochs at most (early stopping on the validation fold's MAP)", low=1),
+    Parameter("doc_len", 300, int, "MatchPyramid document length in tokens", low=1),
+    Parameter("seed", 0, int, "random seed of training", low=0, high=2**32 - 1),
     Parameter("interpolate", False, bool, "mix in the candidates' own scores, weight chosen on each validation fold"),
 )
 
 RANKERS: dict[str, RankerSpec] = {spec.name: spec for spec in (
     RankerSpec("bm25", LEXICAL, "BM25 through Lucene (Anserini defaults)",
-               (Parameter("k1", 0.9, float, "BM25 term-frequency saturation"),
-                Parameter("b", 0.4, float, "BM25 length normalisation"))),
+               (Parameter("k1", 0.9, float, "BM25 term-frequency saturation", low=0),
+                Parameter("b", 0.4, float, "BM25 length normalisation", low=0, high=1))),
     RankerSpec("qlm", LEXICAL, "query likelihood with Dirichlet smoothing through Lucene",
-               (Parameter("mu", 1000.0, float, "Dirichlet smoothing of the query likelihood model"),)),
+               (Parameter("mu", 1000.0, float, "Dirichlet smoothing of the query likelihood model", above=0),)),
     RankerSpec("tfidf", LEXICAL, "Lucene's classic TF-IDF similarity"),
     RankerSpec("add", EMBEDDING, "cosine of mean unit word vectors (Vulić & Moens)", needs_embeddings=True),
     RankerSpec("si", EMBEDDING, "cosine of self-information weighted word vectors (Vulić & Moens)", needs_embeddings=True),

@@ -12,9 +12,10 @@ from pathlib import Path
 import pandas as pd
 
 from ..audit import PERFECT, AuditResult, audit
-from ..cache import CacheDir, resolve_cache_dir
+from ..cache import CacheDir, writable_cache_dir
 from ..corpus import TermStore, open_corpus
 from ..embeddings import load_embeddings
+from ..paths import writable_folder
 from ..trec import as_qrels, as_topics, read_run, relevant_docs
 from .plan import StudyConfig, SystemSpec, plan
 from .report import write_study
@@ -62,12 +63,12 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
     ``cache_dir``: a folder, ``None`` for the default cache folder, ``False`` for none (the lexical
     rankers need one for their Lucene index)."""
     config = config or StudyConfig()
-    out = Path(out_dir)
-    runs_dir = out / "runs"
-    runs_dir.mkdir(parents=True, exist_ok=True)
+    out = writable_folder(out_dir, "study folder")
+    cache = writable_cache_dir(cache_dir)
     corpus_obj = open_corpus(corpus)
     topic_map, qrel_map = as_topics(topics), as_qrels(qrels)
-    cache = resolve_cache_dir(cache_dir)
+    runs_dir = out / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
     specs = plan(config)
     store = TermStore.for_corpus(corpus_obj, cache)
     paths = build_runs(specs, corpus_obj, store, topic_map, qrel_map, config, runs_dir, cache_dir, progress, log)

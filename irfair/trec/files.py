@@ -144,6 +144,7 @@ def read_topics(path: str | Path) -> dict[str, Topic]:
         return _read_tsv_topics(path, lines)
     topics: dict[str, Topic] = {}
     fields: dict[str, list[str]] | None = None
+    opened: set[str] = set()
     current: str | None = None
     start_line = 0
     for lineno, line in enumerate(lines, start=1):
@@ -156,7 +157,7 @@ def read_topics(path: str | Path) -> dict[str, Topic]:
             if tag == "top" and not closing:
                 if fields is not None:
                     raise IrfairInputError(path, lineno, f"<top> opened before the topic of line {start_line} was closed with </top>")
-                fields, current, start_line = {"num": [], "title": [], "desc": [], "narr": []}, None, lineno
+                fields, current, start_line, opened = {"num": [], "title": [], "desc": [], "narr": []}, None, lineno, set()
             elif tag == "top":
                 if fields is None:
                     raise IrfairInputError(path, lineno, "</top> without a matching <top>")
@@ -167,8 +168,11 @@ def read_topics(path: str | Path) -> dict[str, Topic]:
                 fields, current = None, None
             elif fields is None:
                 raise IrfairInputError(path, lineno, f"<{tag}> outside a <top> ... </top> block")
+            elif not closing and tag in opened:
+                raise IrfairInputError(path, lineno, f"<{tag}> appears twice in the topic of line {start_line}")
             else:
                 current = None if closing else tag
+                opened.add(tag)
         if fields is not None and current is not None:
             fields[current].append(line[pos:])
     if fields is not None:
@@ -340,7 +344,7 @@ def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
 
 def natural_qid_key(qid: str) -> tuple[int, int, str]:
     """Sort key ordering numeric query ids numerically, before any other id."""
-    return (0, int(qid), "") if qid.isdigit() else (1, 0, qid)
+    return (0, int(qid), "") if qid.isascii() and qid.isdigit() else (1, 0, qid)
 
 
 def check_run_queries(run: Run, topics: Mapping[str, Topic], topics_source=None) -> None:

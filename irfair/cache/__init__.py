@@ -1,0 +1,71 @@
+"""The one cache folder of irfair, its entries and their keys, shared by the CLI and the Python API.
+
+Folder: ``$IRFAIR_CACHE`` when set, else ``~/.cache/irfair``. Every function that caches takes
+``cache_dir``: a folder, ``None`` for this default folder, or ``False`` to keep everything in memory
+(the CLI's ``--no-cache``). Each kind of entry lives in its own subfolder (:data:`KINDS`); how an
+entry is keyed, published, validated and rebuilt is in :mod:`irfair.cache.entry`.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol
+
+from ..atomic import safe_filename
+from ..errors import IrfairInputError
+from ..paths import make_folder
+from .entry import CacheEntry, report
+from .manifest import EntryDamaged, Manifest
+
+CACHE_ENV = "IRFAIR_CACHE"
+
+CacheDir = str | Path | None | bool
+
+KINDS = {
+    "terms": "term stores: bag-of-words counts of a corpus's documents",
+    "lucene": "Lucene indexes of corpora",
+    "docvectors": "add/si document vectors of a term store and an embedding set",
+    "embeddings": "embedding files parsed and unit-normalised",
+    "debiased": "hard- and strong-debiased embeddings",
+}
+
+__all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",
+           "entry_key", "report", "resolve_cache_dir", "writable_cache_dir"]
+
+
+class Fingerprinted(Protocol):
+    """Anything with a name and a fingerprint of its content (a corpus, say)."""
+
+    name: str
+
+    def fingerprint(self) -> str: ...
+
+
+def default_cache_dir() -> Path:
+    """``$IRFAIR_CACHE`` when set, else ``~/.cache/irfair``."""
+    configured = os.environ.get(CACHE_ENV)
+    return Path(configured) if configured else Path.home() / ".cache" / "irfair"
+
+
+def resolve_cache_dir(cache_dir: CacheDir = None) -> Path | None:
+    """The folder to cache in: ``cache_dir`` itself, the default folder for ``None``/``True``, or
+    ``None`` (no cache) for ``False``."""
+    if cache_dir is False:
+        return None
+    if cache_dir is None or cache_dir is True:
+        return default_cache_dir()
+    return Path(cache_dir)
+
+
+def writable_cache_dir(cache_dir: CacheDir = None) -> Path | None:
+    """:func:`resolve_cache_dir`, the folder created and checked for writing (IrfairInputError when it
+    names a file or an unwritable place); ``None`` for no cache."""
+    if isinstance(cache_dir, str) and not cache_dir.strip():
+        raise IrfairInputError(None, None, "the cache folder is an empty path")
+    folder = resolve_cache_dir(cache_dir)
+    return None if folder is None else make_folder(folder, "cache folder")
+
+
+def entry_key(source: Fingerprinted) -> str:
+    """``<safe name, 60 characters at most>-<fingerprint>``: the cache key of a corpus (or any source)."""
+    return f"{safe_filename(source.name)[:60]}-{source.fingerprint()}"

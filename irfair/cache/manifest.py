@@ -1,0 +1,137 @@
+"""The manifest of a cache entry (kind, key, counts, the size and SHA-256 of every file) and its check."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FORMAT_VERSION = 2
+MANIFEST = "MANIFEST.json"
+CHECKSUM_ON_READ = 64 * 2**20
+
+
+class EntryDamaged(Exception):
+    """A published entry failed validation; ``reason`` says how (one short phrase)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes (hex)."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def key_digest(kind: str, key: Mapping[str, object]) -> str:
+    """16 hex digits naming an entry of ``kind`` built from ``key``."""
+    text = json.dumps({"kind": kind, **key}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What an entry holds: its kind and key, ``files`` ``{relative path: [size, sha256]}``, ``counts``."""
+
+    kind: str
+    key: dict
+    files: dict[str, list]
+    counts: dict[str, int] = field(default_factory=dict)
+    created: str = ""
+    format: int = FORMAT_VERSION
+
+    @property
+    def content_id(self) -> str:
+        """16 hex digits that change whenever any file of the entry changes."""
+        text = json.dumps(sorted((rel, size, digest) for rel, (size, digest) in self.files.items()))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def size(self) -> int:
+        """Total bytes of the entry's files."""
+        return sum(size for size, _ in self.files.values())
+
+    def to_json(self) -> str:
+        data = {"format": self.format, "kind": self.kind, "key": self.key, "counts": self.counts,
+                "created": self.created, "files": self.files}
+        return json.dumps(data, indent=1, sort_keys=True) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Manifest:
+        try:
+            data = json.loads(text)
+            files = {str(rel): [int(size), str(digest)] for rel, (size, digest) in data["files"].items()}
+            counts = {str(name): int(value) for name, value in data.get("counts", {}).items()}
+            return cls(str(data["kind"]), dict(data["key"]), files, counts, str(data.get("created", "")), int(data["format"]))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise EntryDamaged("its manifest is unreadable") from None
+
+
+def relative_files(folder: Path) -> list[str]:
+    files = []
+    for base, _, names in os.walk(folder):
+        for name in names:
+            rel = os.path.relpath(os.path.join(base, name), folder)
+            files.append(Path(rel).as_posix())
+    return sorted(files)
+
+
+# entries validated by this process, by the size, modification time and inode of every file: opening one
+# again does not hash its files again
+_validated: dict[tuple, str] = {}
+
+
+def _stamp(folder: Path, manifest: Manifest) -> tuple:
+    stats = []
+    for rel in sorted(manifest.files):
+        st = os.stat(folder / rel)
+        stats.append((rel, st.st_size, st.st_mtime_ns, st.st_ino))
+    st = os.stat(folder / MANIFEST)
+    return (str(folder), st.st_ino, st.st_mtime_ns, tuple(stats))
+
+
+def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None = None, every_checksum: bool = False) -> Manifest:
+    """The manifest of the entry in ``folder`` after checking it: raises :class:`EntryDamaged` when the
+    manifest is missing or unreadable, names another kind or key, a file is missing, unexpected or of
+    another size, or a checksum differs (files up to :data:`CHECKSUM_ON_READ` bytes, or all)."""
+    if not folder.is_dir():
+        raise EntryDamaged("it is not a folder")
+    try:
+        text = (folder / MANIFEST).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EntryDamaged("its manifest is missing: the entry was never finished") from None
+    except (OSError, UnicodeDecodeError):
+        raise EntryDamaged("its manifest is unreadable") from None
+    manifest = Manifest.from_json(text)
+    if manifest.format != FORMAT_VERSION or (kind is not None and manifest.kind != kind):
+        raise EntryDamaged(f"its manifest is of format {manifest.format} kind {manifest.kind!r}")
+    if key is not None and manifest.key != key:
+        raise EntryDamaged("its manifest names other inputs than the entry's name")
+    if not folder.name.endswith("-" + key_digest(manifest.kind, manifest.key)):
+        raise EntryDamaged("its name does not match the inputs its manifest names")
+    present = set(relative_files(folder)) - {MANIFEST}
+    missing = sorted(set(manifest.files) - present)
+    if missing:
+        raise EntryDamaged(f"{missing[0]} is missing")
+    unexpected = sorted(present - set(manifest.files))
+    if unexpected:
+        raise EntryDamaged(f"unexpected file {unexpected[0]}")
+    for rel, (size, _) in sorted(manifest.files.items()):
+        actual = (folder / rel).stat().st_size
+        if actual != size:
+            raise EntryDamaged(f"{rel} has {actual} bytes, its manifest says {size}")
+    stamp = _stamp(folder, manifest)
+    if _validated.get(stamp) == manifest.content_id and not every_checksum:
+        return manifest
+    for rel, (size, digest) in sorted(manifest.files.items()):
+        if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
+            raise EntryDamaged(f"{rel} differs from its checksum")
+    newest = max([stamp[2], *(mtime for _, _, mtime, _ in stamp[3])])
+    if time.time_ns() - newest > 2 * 10**9:  # older than the file system's time resolution: a rewrite would show
+        _validated[stamp] = manifest.content_id
+    return manifest

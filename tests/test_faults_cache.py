@@ -1,0 +1,157 @@
+"""Damaged and unfinished cache entries: each is reported in one line, rebuilt, and gives the numbers of
+a clean build; ``irfair cache info|verify|clear``; the study's run files with their manifests."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from faults_data import make_time_inputs, run_cli
+
+from irfair.cache.manage import scan
+from irfair.cache.manifest import MANIFEST, file_digest
+from irfair.corpus import InMemoryCorpus, TermStore, open_corpus
+from irfair.embeddings import load_embeddings
+
+
+@pytest.fixture(scope="module")
+def inputs(shared_data, glove, tmp_path_factory):
+    return make_time_inputs(shared_data / "time", tmp_path_factory.mktemp("cache-inputs"), glove)
+
+
+CORPUS = {f"d{i}": f"the {'nurse she' if i % 2 else 'plumber he'} met word{chr(97 + i)} and word{chr(98 + i)}" for i in range(9)}
+
+
+def _built_store(cache) -> TermStore:
+    corpus = InMemoryCorpus(CORPUS, name="nine")
+    store = TermStore.for_corpus(corpus, cache)
+    store.ensure(corpus, None, progress=False)
+    return store
+
+
+def _rewrite_manifest(folder, **changes) -> None:
+    """Make the manifest agree with the files as they are now (a damage that also fooled the manifest)."""
+    manifest = json.loads((folder / MANIFEST).read_text())
+    for rel in manifest["files"]:
+        manifest["files"][rel] = [(folder / rel).stat().st_size, file_digest(folder / rel)]
+    manifest["counts"].update(changes)
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+
+
+def _truncate_vocab(folder) -> None:
+    lines = (folder / "vocab.txt").read_text().splitlines(keepends=True)
+    (folder / "vocab.txt").write_text("".join(lines[: len(lines) // 2]))
+    return len(lines) // 2
+
+
+DAMAGES = {
+    "doc_ids.txt missing": (lambda f: (f / "shard-00000" / "doc_ids.txt").unlink(), "shard-00000/doc_ids.txt is missing"),
+    "vocab shorter than the shards": (_truncate_vocab, "vocab.txt has "),
+    "vocab shorter, manifest fooled too": (lambda f: _rewrite_manifest(f, terms=_truncate_vocab(f)), "term ids outside the"),
+    "manifest missing": (lambda f: (f / MANIFEST).unlink(), "its manifest is missing"),
+    "manifest cut short": (lambda f: (f / MANIFEST).write_text((f / MANIFEST).read_text()[:40]), "its manifest is unreadable"),
+    "counts changed in place": (lambda f: (f / "shard-00000" / "counts.npy").write_bytes(
+        (f / "shard-00000" / "counts.npy").read_bytes()[:-4] + b"\x07\x00\x00\x00"), "counts.npy differs from its checksum"),
+    "an unexpected file": (lambda f: (f / "shard-00001").mkdir() or (f / "shard-00001" / "x.npy").write_text(""),
+                           "unexpected file shard-00001/x.npy"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_damaged_term_store_is_reported_and_rebuilt(tmp_path, capsys, damage):
+    expected = _built_store(None)
+    folder = _built_store(tmp_path).folder
+    harm, reason = DAMAGES[damage]
+    harm(folder)
+    capsys.readouterr()
+    rebuilt = _built_store(tmp_path)
+    err = capsys.readouterr().err
+    assert err.startswith(f"irfair: cache entry {folder} is damaged (") and err.endswith("); rebuilding\n")
+    assert reason in err and err.count("\n") == 1
+    assert rebuilt.doc_ids == expected.doc_ids and rebuilt.vocab == expected.vocab
+    assert (rebuilt.matrix() != expected.matrix()).nnz == 0
+    assert [r.state for r in scan(tmp_path, verify=True)] == ["ok"]
+    _built_store(tmp_path)
+    assert capsys.readouterr().err == ""  # rebuilt once, then trusted
+
+
+def test_damaged_store_in_an_audit_keeps_the_numbers(inputs, tmp_path):
+    args = inputs.audit_args(inputs.runs[0], "--cache-dir", tmp_path)
+    code, clean, err = run_cli(args)
+    assert (code, err) == (0, "")
+    folder = next((tmp_path / "terms").glob("time-*"))
+    (folder / "shard-00000" / "doc_ids.txt").unlink()
+    code, printed, err = run_cli(args)
+    assert code == 0 and printed == clean
+    assert err == f"irfair: cache entry {folder} is damaged (shard-00000/doc_ids.txt is missing); rebuilding\n"
+
+
+def test_half_written_embeddings_entry_is_rebuilt(inputs, tmp_path, capsys):
+    expected = load_embeddings(inputs.vectors)
+    load_embeddings(inputs.vectors, tmp_path)
+    folder = next((tmp_path / "embeddings").glob("vectors.vec-*"))
+    vectors = folder / "vectors.npy"
+    vectors.write_bytes(vectors.read_bytes()[: vectors.stat().st_size // 2])
+    capsys.readouterr()
+    again = load_embeddings(inputs.vectors, tmp_path)
+    assert "vectors.npy has" in capsys.readouterr().err
+    assert again.words == expected.words and np.array_equal(np.asarray(again.vectors), expected.vectors)
+    assert isinstance(again.vectors, np.memmap)
+
+
+def test_cache_command_info_verify_clear(inputs, tmp_path):
+    store = _built_store(tmp_path)
+    load_embeddings(inputs.vectors, tmp_path)
+    code, printed, _ = run_cli(["cache", "info", "--cache-dir", tmp_path])
+    lines = printed.splitlines()
+    assert code == 0 and lines[0].startswith(f"cache folder {tmp_path}: 2 entries")
+    terms = next(line for line in lines if line.startswith("terms\t"))
+    # 15 terms: nurse, she, plumber, he, met and worda ... wordj ("the", "and" are stopwords)
+    assert "absent 0, complete 1, documents 9, shards 1, terms 15" in terms and "built from corpus=nine" in terms
+    assert any(line.startswith("embeddings\tvectors.vec-") and "words " in line for line in lines)
+    # a build killed long ago, and an entry of an older irfair (no manifest)
+    (tmp_path / "terms" / f".build-{store.folder.name}-xyz").mkdir()
+    (tmp_path / "terms" / "v1-old-store").mkdir()
+    code, printed, _ = run_cli(["cache", "verify", "--cache-dir", tmp_path])
+    assert code == 1
+    assert f"damaged: {tmp_path / 'terms' / 'v1-old-store'} (its manifest is missing" in printed
+    assert printed.splitlines()[-1] == (f"verified 3 entries in {tmp_path}: 1 damaged, 1 unfinished builds "
+                                        "(removed by the next build or irfair cache clear)")
+    code, printed, _ = run_cli(["cache", "clear", "--kind", "terms", "--cache-dir", tmp_path])
+    assert code == 0 and printed.startswith("removed 3 entries")
+    assert [r.kind for r in scan(tmp_path)] == ["embeddings"]
+    assert run_cli(["cache", "verify", "--cache-dir", tmp_path])[0] == 0
+
+
+def test_study_run_files_are_reused_only_when_whole_and_built_from_the_same_inputs(inputs, tmp_path, capsys):
+    from irfair.study.plan import StudyConfig, plan
+    from irfair.study.runs import build_runs
+    from irfair.trec import read_qrels, read_topics
+
+    corpus = open_corpus(inputs.folder / "time.trec")
+    topics, qrels = read_topics(inputs.folder / "topics.time.txt"), read_qrels(inputs.folder / "qrels.time.txt")
+    config = StudyConfig(ranker_embeddings=(str(inputs.vectors),), variants=("regular",), lexical=False, neural=(), depth=20)
+    specs = plan(config)
+    store = TermStore.for_corpus(corpus, tmp_path / "cache")
+    log: list[str] = []
+
+    def build(config=config):
+        log.clear()
+        return build_runs(specs, corpus, store, topics, qrels, config, tmp_path, tmp_path / "cache", False, log.append)
+
+    paths = build()
+    assert log == ["ranking vectors_add", "ranking vectors_si"]
+    clean = paths["vectors_add"].read_text()
+    build()
+    assert log == [f"reusing {paths['vectors_add']}", f"reusing {paths['vectors_si']}"]
+    paths["vectors_add"].write_text(clean[: len(clean) // 2])  # a file cut short
+    capsys.readouterr()
+    build()
+    assert capsys.readouterr().err.startswith(f"irfair: cache entry {paths['vectors_add']} is damaged (it has ")
+    assert paths["vectors_add"].read_text() == clean and log[0] == "ranking vectors_add"
+    deeper = StudyConfig(ranker_embeddings=(str(inputs.vectors),), variants=("regular",), lexical=False, neural=(), depth=25)
+    build(deeper)
+    assert log[0] == f"rebuilding {paths['vectors_add']} (built from other inputs or settings)"
+    (tmp_path / f".{paths['vectors_si'].name}.manifest.json").unlink()  # killed between the file and its manifest
+    build(deeper)
+    assert f"rebuilding {paths['vectors_si']} (no manifest: unfinished, or not written by this version of irfair)" in log
