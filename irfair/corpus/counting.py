@@ -116,6 +116,23 @@ def count_batch(texts: Sequence[str], stopwords: frozenset[str]) -> tuple[list[s
     return terms, (matrix.indptr.astype(np.int64), matrix.indices.astype(np.int32), matrix.data.astype(np.int32))
 
 
+def concatenate_blocks(blocks: Sequence[Block]) -> Block:
+    """One CSR block of the rows of ``blocks`` in order."""
+    if len(blocks) == 1:
+        return blocks[0]
+    offsets = np.cumsum([0] + [int(indptr[-1]) for indptr, _, _ in blocks[:-1]])
+    indptr = np.concatenate([blocks[0][0][:1]] + [indptr[1:] + offset for (indptr, _, _), offset in zip(blocks, offsets)])
+    return (indptr.astype(np.int64), np.concatenate([b[1] for b in blocks]).astype(np.int32),
+            np.concatenate([b[2] for b in blocks]).astype(np.int32))
+
+
+def slice_block(block: Block, start: int, stop: int) -> Block:
+    """Rows ``[start, stop)`` of a CSR block, as a block of their own."""
+    indptr, indices, counts = block
+    first, last = int(indptr[start]), int(indptr[stop])
+    return (indptr[start:stop + 1] - first).astype(np.int64), indices[first:last], counts[first:last]
+
+
 def _count_task(args: tuple[frozenset[str], list[str]]) -> tuple[list[str], Block]:
     stopwords, texts = args
     return count_batch(texts, stopwords)

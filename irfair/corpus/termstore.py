@@ -17,8 +17,8 @@ document twice). Arrays load memory-mapped.
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,12 +27,13 @@ import scipy.sparse as sp
 from ..cache import CacheEntry, EntryDamaged, Manifest
 from ..cache.entry import load_checked
 from ..errors import IrfairInputError
-from ..text import content_tokens, default_stopwords
+from ..text import TOKENIZER_VERSION, default_stopwords
 from .base import Corpus
-from .termstore_disk import PARTS, Block, Contents, link_shard, read_contents, write_shard
+from .counting import TermCounter, concatenate_blocks, count_in_parallel, slice_block
+from .termstore_disk import Block, Contents, link_shard, read_contents, write_shard
 
 DEFAULT_SHARD_SIZE = 50_000
-TOKENIZER_VERSION = 1
+BATCH_DOCUMENTS = 2_000  # documents counted per task
 
 
 class TermStore:
@@ -179,40 +180,49 @@ class TermStore:
         return added[0]
 
     def _add(self, docs: Iterable[tuple[str, str]], shard_size: int) -> int:
-        ids: list[str] = []
+        """Count the documents not stored yet in batches (:mod:`.counting`: in this process, worker processes
+        or on Dask, as ``$IRFAIR_JOBS``/``$IRFAIR_SCHEDULER`` say), a shard at a time."""
         pending: set[str] = set()
-        indptr, indices, counts = [0], [], []
+        batch_ids: deque[list[str]] = deque()
+
+        def batches() -> Iterator[list[str]]:
+            ids: list[str] = []
+            texts: list[str] = []
+            for doc_id, text in docs:
+                if doc_id in self.doc_row or doc_id in pending:
+                    continue
+                if "\n" in doc_id or not doc_id:
+                    raise IrfairInputError(None, None, f"document id {doc_id!r} is empty or holds a line break")
+                pending.add(doc_id)
+                ids.append(doc_id)
+                texts.append(text)
+                if len(ids) >= BATCH_DOCUMENTS:
+                    batch_ids.append(ids)
+                    yield texts
+                    ids, texts = [], []
+            if ids:
+                batch_ids.append(ids)
+                yield texts
+
+        counter = TermCounter(self.stopwords, self.vocab, self.term_id)
+        shard_ids: list[str] = []
+        shard_blocks: list[Block] = []
         added = 0
-        for doc_id, text in docs:
-            if doc_id in self.doc_row or doc_id in pending:
-                continue
-            if "\n" in doc_id or not doc_id:
-                raise IrfairInputError(None, None, f"document id {doc_id!r} is empty or holds a line break")
-            bag = Counter(content_tokens(text, self.stopwords))
-            row = []
-            for term, count in bag.items():
-                term_id = self.term_id.get(term)
-                if term_id is None:
-                    term_id = self.term_id[term] = len(self.vocab)
-                    self.vocab.append(term)
-                row.append((term_id, count))
-            row.sort()  # canonical CSR (sorted, unique columns)
-            indices.extend(term_id for term_id, _ in row)
-            counts.extend(count for _, count in row)
-            indptr.append(len(indices))
-            ids.append(doc_id)
-            pending.add(doc_id)
-            added += 1
-            if len(ids) >= shard_size:
-                self._flush(ids, indptr, indices, counts)
-                ids, indptr, indices, counts = [], [0], [], []
+        for block in count_in_parallel(batches(), counter):
+            ids = batch_ids.popleft()
+            shard_ids += ids
+            shard_blocks.append(block)
+            added += len(ids)
+            while len(shard_ids) >= shard_size:
+                rows = concatenate_blocks(shard_blocks)
+                self._flush(shard_ids[:shard_size], slice_block(rows, 0, shard_size))
+                shard_ids, shard_blocks = shard_ids[shard_size:], [slice_block(rows, shard_size, len(shard_ids))]
                 self._publish()  # a killed run resumes from here
-        if ids:
-            self._flush(ids, indptr, indices, counts)
+        if shard_ids:
+            self._flush(shard_ids, concatenate_blocks(shard_blocks))
         return added
 
-    def _flush(self, ids: list[str], indptr: list[int], indices: list[int], counts: list[int]) -> None:
-        block = tuple(np.asarray(values, dtype=dtype) for values, (_, dtype) in zip((indptr, indices, counts), PARTS))
+    def _flush(self, ids: list[str], block: Block) -> None:
         self._append_block(list(ids), block)
         self.absent.difference_update(ids)
         self._dirty = True
