@@ -41,11 +41,12 @@ def build_parser() -> argparse.ArgumentParser:
                     epilog="irfair COMMAND --help shows a command's options and an example.")
     parser.add_argument("--version", action="version", version=f"irfair {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    shared = options.output_options()
+    shared, parallel = options.output_options(), options.parallel_options()
     for name in COMMANDS:
         module = _command(name)
+        parents = [shared, parallel] if getattr(module, "PARALLEL", False) else [shared]
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=getattr(module, "EXAMPLE", None),
-                                        formatter_class=options.HelpFormatter, parents=[shared]))
+                                        formatter_class=options.HelpFormatter, parents=parents))
     return parser
 
 

@@ -9,6 +9,7 @@ from . import options
 
 # the names of irfair.measures.ranking_bias.BIAS_MEASURES (not imported here: it loads scipy; a test keeps them equal)
 BIAS_MEASURE_NAMES = ("gsr", "rab", "arab", "nfairr", "texfair")
+PARALLEL = True
 HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 "
         "or any ir_measures measure, and how far the bias measures agree")
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):

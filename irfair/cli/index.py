@@ -6,6 +6,7 @@ import argparse
 
 from . import options
 
+PARALLEL = True
 HELP = "tokenise a corpus into the cache, build its Lucene index and document vectors (or a pyserini index)"
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair index --corpus ../shared/data/vaswani/corpus --embeddings w2v-gnews-26k"""

@@ -6,6 +6,8 @@ import os
 import sys
 
 from ..cache import CacheDir, writable_cache_dir
+from ..errors import IrfairInputError
+from ..executor import JOBS_ENV, SCHEDULER_ENV
 from ..paths import writable_file, writable_folder
 from ..rankers import RankerSpec
 from ..rankers.registry import Parameter
@@ -37,10 +39,28 @@ def output_options() -> argparse.ArgumentParser:
     return parent
 
 
+def parallel_options() -> argparse.ArgumentParser:
+    """``--jobs`` and ``--scheduler`` for the commands that tokenise corpora or rank them."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--jobs", type=positive_int, default=None,
+                        help="worker processes for the corpus pass and embedding ranking (default: every CPU; $IRFAIR_JOBS)")
+    parent.add_argument("--scheduler", default=None,
+                        help="run that work on Dask: 'local' (a LocalCluster of --jobs workers) or an address such as "
+                             "tcp://host:8786 (default: $IRFAIR_SCHEDULER, else local processes)")
+    return parent
+
+
 def apply_output_options(args: argparse.Namespace) -> None:
-    """Make ``-v`` reach the JVM's logging (read by :mod:`irfair.anserini` before Java starts)."""
+    """Make ``-v`` reach the JVM's logging (read by :mod:`irfair.anserini` before Java starts), and
+    ``--jobs``/``--scheduler`` every parallel step (:mod:`irfair.executor` reads them from the environment)."""
     if getattr(args, "verbose", False):
         os.environ[JAVA_VERBOSE_ENV] = "1"
+    if getattr(args, "jobs", None) is not None:
+        os.environ[JOBS_ENV] = str(args.jobs)
+    if getattr(args, "scheduler", None):
+        if args.scheduler != "local" and "://" not in args.scheduler:
+            raise IrfairInputError(None, None, f"--scheduler must be 'local' or an address such as tcp://host:8786, not {args.scheduler!r}")
+        os.environ[SCHEDULER_ENV] = args.scheduler
 
 
 def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None:

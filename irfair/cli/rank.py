@@ -7,6 +7,7 @@ import sys
 from ..rankers import RANKERS
 from . import options
 
+PARALLEL = True
 HELP = "rank a corpus (or re-rank a run) and write a TREC run file"
 CHOICES = [name for name, spec in RANKERS.items() if spec.ranks_corpus]
 EXAMPLE = """examples (from the checkout, with ../shared/data beside it):

@@ -6,6 +6,7 @@ import argparse
 from ..rankers import NEURAL, rankers_of
 from . import options
 
+PARALLEL = True
 HELP = "every ranker × {regular, hard, strong} embeddings, audited: tables, plots and report.html"
 EXAMPLE = """example (from the checkout, with ../shared/data beside it; a few minutes on 2 cores):
   irfair study --corpus ../shared/data/time/time.trec --topics ../shared/data/time/topics.time.txt \\

@@ -7,6 +7,7 @@ import os
 from ..rankers import NEURAL, RANKERS, rankers_of
 from . import options
 
+PARALLEL = True
 HELP = "train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates"
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair train --ranker drmm --corpus ../shared/data/vaswani/corpus --topics ../shared/data/vaswani/query-text.trec \\

@@ -170,7 +170,7 @@ class EmbeddingRanker:
                  for start in range(0, len(qids), batch_size) for a, b in shards]
         distributed = jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
         if distributed:
-            with executor(jobs, scheduler) as ordered_map:
+            with executor(jobs if jobs > 1 else default_jobs(), scheduler) as ordered_map:
                 tops = list(ordered_map(_shard_top, tasks))
         else:  # threads: numpy releases the GIL in the matrix products, each of which runs on one core
             with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
