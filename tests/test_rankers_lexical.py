@@ -93,7 +93,7 @@ def test_index_command_then_embedding_rerank_of_bm25(shared_data, tmp_path, caps
     from irfair.cache.manage import scan
 
     assert sorted((r.kind, r.state) for r in scan(cache, verify=True)) == [
-        ("docvectors", "ok"), ("docvectors", "ok"), ("lucene", "ok"), ("terms", "ok")]
+        ("docvectors", "ok"), ("docvectors", "ok"), ("embeddings", "ok"), ("lucene", "ok"), ("terms", "ok")]
     common = ["--corpus", str(folder / "time.trec"), "--topics", str(folder / "topics.time.txt"), "--cache-dir", str(cache)]
     assert main(["rank", "--ranker", "bm25", "--depth", "30", "--out", str(tmp_path / "bm25.run"), *common]) == 0
     assert main(["rank", "--ranker", "add", "--rerank", str(tmp_path / "bm25.run"), "--out", str(tmp_path / "rr.run"), *common]) == 0
