@@ -2,7 +2,7 @@
 ranx Qrels and ir_measures/ir_datasets records."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from ..errors import IrfairInputError
@@ -14,12 +14,7 @@ from .shapes import DOC_COLUMNS, GRADE_COLUMNS, QID_COLUMNS, QUERY_COLUMNS, fram
 def as_qrels(qrels) -> Qrels:
     """Qrels ``{qid: {doc_id: grade}}`` from any shape of the module docstring (a new dict, never the argument)."""
     if isinstance(qrels, (str, Path)):
-        if Path(qrels).exists():
-            return read_qrels(qrels)
-        identifier = irdatasets.dataset_id(qrels)
-        if identifier is None:
-            raise irdatasets.not_found(qrels, "qrels")
-        return _qrels_from_records(identifier, irdatasets.dataset_records(identifier, "qrels"))
+        return _file_or_dataset(qrels, "qrels", read_qrels, _qrels_from_records)
     if is_ranx(qrels, "Qrels"):
         qrels = qrels.to_dict()
     if isinstance(qrels, Mapping):
@@ -43,6 +38,16 @@ def as_qrels(qrels) -> Qrels:
                                           "ir_datasets id, {qid: {doc_id: grade}}, a DataFrame, ranx.Qrels or Qrel records")
 
 
+def _file_or_dataset(spec: str | Path, what: str, read_file: Callable, from_records: Callable):
+    """``read_file(spec)`` for an existing file, else ``from_records`` of the ir_datasets id's ``what`` records."""
+    if Path(spec).exists():
+        return read_file(spec)
+    identifier = irdatasets.dataset_id(spec)
+    if identifier is None:
+        raise irdatasets.not_found(spec, what)
+    return from_records(identifier, irdatasets.dataset_records(identifier, what))
+
+
 def _qrels_from_records(where: str, records: Iterable) -> Qrels:
     return _qrels_from_rows(where, ((r.query_id, r.doc_id, r.relevance) for r in records))
 
@@ -60,12 +65,7 @@ def _qrels_from_rows(where: str, rows: Iterable[tuple]) -> Qrels:
 def as_topics(topics) -> dict[str, Topic]:
     """Topics ``{qid: Topic}`` from any shape of the module docstring."""
     if isinstance(topics, (str, Path)):
-        if Path(topics).exists():
-            return read_topics(topics)
-        identifier = irdatasets.dataset_id(topics)
-        if identifier is None:
-            raise irdatasets.not_found(topics, "topics")
-        return _topics_from_records(identifier, irdatasets.dataset_records(identifier, "topics"))
+        return _file_or_dataset(topics, "topics", read_topics, _topics_from_records)
     if isinstance(topics, Mapping):
         return {str(q): t if isinstance(t, Topic) else Topic(str(q), str(t)) for q, t in topics.items()}
     if is_frame(topics):
