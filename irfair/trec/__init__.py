@@ -3,7 +3,7 @@
 Runs (:func:`as_runs`, :mod:`.runs`), each ranked by score (descending), ties by document id (descending),
 trec_eval's rule, whatever the shape:
 
-* a TREC run file (:mod:`.files`), or a :class:`Run` (its lists must agree with its scores);
+* a TREC run file (:mod:`.files`; topics :mod:`.topics`), or a :class:`Run` (its lists must agree with its scores);
 * ``{qid: {doc_id: score}}``, the pytrec_eval/ranx/ir_measures dict: its key order is never used;
 * ``{qid: [doc_id, ...]}``: an explicit ranking, best first;
 * a DataFrame with ``qid`` or ``query_id``, ``docno`` or ``doc_id``, ``score`` and optionally ``rank``
@@ -23,23 +23,20 @@ Input that leaves a ranking open (a set of documents, a rank column that contrad
 columns that disagree) or cannot be read raises IrfairInputError with one line.
 """
 from .files import (
-    QUERY_FIELDS,
     Qrels,
     Run,
-    Topic,
     check_run_queries,
     natural_qid_key,
     read_qrels,
     read_run,
-    read_topics,
     relevant_docs,
     trec_eval_order,
     write_qrels,
     write_run,
-    write_topics,
 )
 from .judgements import as_qrels, as_topics
 from .runs import as_runs, run_from_scores
+from .topics import QUERY_FIELDS, Topic, read_topics, write_topics
 
 __all__ = [
     "QUERY_FIELDS", "Qrels", "Run", "Topic", "as_qrels", "as_runs", "as_topics", "check_run_queries", "natural_qid_key",

@@ -1,5 +1,5 @@
-"""TREC topics, qrels and run files, and the :class:`Topic`/:class:`Run` types they are read into: parsed
-strictly, every bad line reported with file and line.
+"""TREC qrels and run files, and the :class:`Run` type runs are read into: parsed strictly, every bad
+line reported with file and line (topics: :mod:`.topics`).
 
 Ordering of a run: documents are ranked by score (descending), ties broken by document id
 (descending), which is the order trec_eval uses (``comp_sim_docno`` in its ``form_res_rels.c``); the
@@ -8,35 +8,14 @@ rank column is validated but not used, as trec_eval ignores it too.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import write_text
 from ..errors import IrfairInputError
-
-QUERY_FIELDS = ("title", "desc", "title+desc")
-
-
-@dataclass(frozen=True)
-class Topic:
-    """One TREC topic: its id, title and (possibly empty) description."""
-
-    qid: str
-    title: str
-    description: str = ""
-
-    def text(self, field: str = "title") -> str:
-        """The query text for ``field``: "title", "desc" or "title+desc"."""
-        if field == "title":
-            return self.title
-        if field == "desc":
-            return self.description
-        if field == "title+desc":
-            return f"{self.title} {self.description}".strip()
-        raise ValueError(f"query field must be one of {QUERY_FIELDS}, not {field!r}")
-
+from .lines import read_lines
+from .topics import Topic
 
 Qrels = dict[str, dict[str, int]]
 
@@ -112,108 +91,11 @@ def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]
     return sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
 
 
-def _read_lines(path: str | Path, what: str) -> list[str]:
-    file = Path(path)
-    if not file.is_file():
-        raise IrfairInputError(file, None, f"{what} file not found")
-    try:
-        text = file.read_text(encoding="utf-8", errors="strict")
-    except UnicodeDecodeError as exc:
-        line = file.read_bytes()[: exc.start].count(b"\n") + 1
-        raise IrfairInputError(file, line, f"{what} file must be UTF-8 text") from None
-    if not text.strip():
-        raise IrfairInputError(file, None, f"empty {what} file")
-    return text.splitlines()
-
-
-_TAG = re.compile(r"<\s*(/?)\s*(top|num|title|desc|narr)\s*>", re.IGNORECASE)
-_FIELD_PREFIX = {
-    "num": re.compile(r"^\s*number\s*:\s*", re.IGNORECASE),
-    "desc": re.compile(r"^\s*description\s*:\s*", re.IGNORECASE),
-    "narr": re.compile(r"^\s*narrative\s*:\s*", re.IGNORECASE),
-}
-
-
-def read_topics(path: str | Path) -> dict[str, Topic]:
-    """Read TREC topics (``<top><num><title><desc>...``, closing tags optional) or ``qid<TAB>query`` lines.
-
-    Returns ``{qid: Topic}`` in file order. Raises IrfairInputError naming the line of any malformed topic.
-    """
-    lines = _read_lines(path, "topics")
-    if not any("<top" in line.lower() for line in lines):
-        return _read_tsv_topics(path, lines)
-    topics: dict[str, Topic] = {}
-    fields: dict[str, list[str]] | None = None
-    opened: set[str] = set()
-    current: str | None = None
-    start_line = 0
-    for lineno, line in enumerate(lines, start=1):
-        pos = 0
-        for match in _TAG.finditer(line):
-            if fields is not None and current is not None:
-                fields[current].append(line[pos : match.start()])
-            closing, tag = match.group(1) == "/", match.group(2).lower()
-            pos = match.end()
-            if tag == "top" and not closing:
-                if fields is not None:
-                    raise IrfairInputError(path, lineno, f"<top> opened before the topic of line {start_line} was closed with </top>")
-                fields, current, start_line, opened = {"num": [], "title": [], "desc": [], "narr": []}, None, lineno, set()
-            elif tag == "top":
-                if fields is None:
-                    raise IrfairInputError(path, lineno, "</top> without a matching <top>")
-                topic = _topic_from_fields(path, start_line, fields)
-                if topic.qid in topics:
-                    raise IrfairInputError(path, start_line, f"topic {topic.qid} appears twice")
-                topics[topic.qid] = topic
-                fields, current = None, None
-            elif fields is None:
-                raise IrfairInputError(path, lineno, f"<{tag}> outside a <top> ... </top> block")
-            elif not closing and tag in opened:
-                raise IrfairInputError(path, lineno, f"<{tag}> appears twice in the topic of line {start_line}")
-            else:
-                current = None if closing else tag
-                opened.add(tag)
-        if fields is not None and current is not None:
-            fields[current].append(line[pos:])
-    if fields is not None:
-        raise IrfairInputError(path, start_line, "topic opened with <top> is never closed with </top>")
-    if not topics:
-        raise IrfairInputError(path, None, "no topics found: expected TREC <top> blocks")
-    return topics
-
-
-def _topic_from_fields(path: str | Path, line: int, fields: dict[str, list[str]]) -> Topic:
-    def clean(name: str) -> str:
-        text = " ".join(" ".join(fields[name]).split())
-        prefix = _FIELD_PREFIX.get(name)
-        return prefix.sub("", text) if prefix else text
-
-    qid = clean("num")
-    if not qid or len(qid.split()) != 1:
-        raise IrfairInputError(path, line, f"topic needs one query id in <num>, found {qid!r}")
-    return Topic(qid=qid, title=clean("title"), description=clean("desc"))
-
-
-def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
-    topics: dict[str, Topic] = {}
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        qid, sep, query = line.partition("\t")
-        if not sep or not qid.strip():
-            raise IrfairInputError(path, lineno, "expected TREC <top> blocks or 'qid<TAB>query' lines")
-        qid = qid.strip()
-        if qid in topics:
-            raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
-        topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
-    return topics
-
-
 def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> Iterator[tuple[int, list[str]]]:
     """``(line number, fields)`` of every non-blank line, each checked to have the named columns (and, with
     ``trailing``, any text after them, which is dropped)."""
     expected = len(columns.split())
-    for lineno, line in enumerate(_read_lines(path, what), start=1):
+    for lineno, line in enumerate(read_lines(path, what), start=1):
         parts = line.split()
         if parts and (len(parts) < expected if trailing else len(parts) != expected):
             raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}")
@@ -376,12 +258,3 @@ def write_qrels(path: str | Path, qrels: Qrels) -> None:
     """Write ``qrels`` as a TREC qrels file, atomically."""
     lines = [f"{qid} 0 {doc} {grade}" for qid, judged in qrels.items() for doc, grade in judged.items()]
     write_text(path, "\n".join(lines) + "\n")
-
-
-def write_topics(path: str | Path, topics: Mapping[str, Topic]) -> None:
-    """Write ``topics`` as TREC topics with title and description, atomically."""
-    blocks = [
-        f"<top>\n<num> Number: {t.qid}\n<title> {t.title}\n<desc> Description:\n{t.description}\n</top>\n"
-        for t in topics.values()
-    ]
-    write_text(path, "\n".join(blocks))

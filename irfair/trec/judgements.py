@@ -7,8 +7,9 @@ from pathlib import Path
 
 from ..errors import IrfairInputError
 from . import irdatasets
-from .files import Qrels, Topic, read_qrels, read_topics
+from .files import Qrels, read_qrels
 from .shapes import DOC_COLUMNS, GRADE_COLUMNS, QID_COLUMNS, QUERY_COLUMNS, frame_column, grade_value, is_frame, is_ranx, is_record
+from .topics import Topic, read_topics
 
 
 def as_qrels(qrels) -> Qrels:

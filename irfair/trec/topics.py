@@ -1,0 +1,125 @@
+"""TREC topic files (``<top><num><title><desc>...`` or ``qid<TAB>query`` lines) and the :class:`Topic` they
+are read into: parsed strictly, every bad line reported with file and line."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic import write_text
+from ..errors import IrfairInputError
+from .lines import read_lines
+
+QUERY_FIELDS = ("title", "desc", "title+desc")
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One TREC topic: its id, title and (possibly empty) description."""
+
+    qid: str
+    title: str
+    description: str = ""
+
+    def text(self, field: str = "title") -> str:
+        """The query text for ``field``: "title", "desc" or "title+desc"."""
+        if field == "title":
+            return self.title
+        if field == "desc":
+            return self.description
+        if field == "title+desc":
+            return f"{self.title} {self.description}".strip()
+        raise ValueError(f"query field must be one of {QUERY_FIELDS}, not {field!r}")
+
+
+_TAG = re.compile(r"<\s*(/?)\s*(top|num|title|desc|narr)\s*>", re.IGNORECASE)
+_FIELD_PREFIX = {
+    "num": re.compile(r"^\s*number\s*:\s*", re.IGNORECASE),
+    "desc": re.compile(r"^\s*description\s*:\s*", re.IGNORECASE),
+    "narr": re.compile(r"^\s*narrative\s*:\s*", re.IGNORECASE),
+}
+
+
+def read_topics(path: str | Path) -> dict[str, Topic]:
+    """Read TREC topics (``<top><num><title><desc>...``, closing tags optional) or ``qid<TAB>query`` lines.
+
+    Returns ``{qid: Topic}`` in file order. Raises IrfairInputError naming the line of any malformed topic.
+    """
+    lines = read_lines(path, "topics")
+    if not any("<top" in line.lower() for line in lines):
+        return _read_tsv_topics(path, lines)
+    topics: dict[str, Topic] = {}
+    fields: dict[str, list[str]] | None = None
+    opened: set[str] = set()
+    current: str | None = None
+    start_line = 0
+    for lineno, line in enumerate(lines, start=1):
+        pos = 0
+        for match in _TAG.finditer(line):
+            if fields is not None and current is not None:
+                fields[current].append(line[pos : match.start()])
+            closing, tag = match.group(1) == "/", match.group(2).lower()
+            pos = match.end()
+            if tag == "top" and not closing:
+                if fields is not None:
+                    raise IrfairInputError(path, lineno, f"<top> opened before the topic of line {start_line} was closed with </top>")
+                fields, current, start_line, opened = {"num": [], "title": [], "desc": [], "narr": []}, None, lineno, set()
+            elif tag == "top":
+                if fields is None:
+                    raise IrfairInputError(path, lineno, "</top> without a matching <top>")
+                topic = _topic_from_fields(path, start_line, fields)
+                if topic.qid in topics:
+                    raise IrfairInputError(path, start_line, f"topic {topic.qid} appears twice")
+                topics[topic.qid] = topic
+                fields, current = None, None
+            elif fields is None:
+                raise IrfairInputError(path, lineno, f"<{tag}> outside a <top> ... </top> block")
+            elif not closing and tag in opened:
+                raise IrfairInputError(path, lineno, f"<{tag}> appears twice in the topic of line {start_line}")
+            else:
+                current = None if closing else tag
+                opened.add(tag)
+        if fields is not None and current is not None:
+            fields[current].append(line[pos:])
+    if fields is not None:
+        raise IrfairInputError(path, start_line, "topic opened with <top> is never closed with </top>")
+    if not topics:
+        raise IrfairInputError(path, None, "no topics found: expected TREC <top> blocks")
+    return topics
+
+
+def _topic_from_fields(path: str | Path, line: int, fields: dict[str, list[str]]) -> Topic:
+    def clean(name: str) -> str:
+        text = " ".join(" ".join(fields[name]).split())
+        prefix = _FIELD_PREFIX.get(name)
+        return prefix.sub("", text) if prefix else text
+
+    qid = clean("num")
+    if not qid or len(qid.split()) != 1:
+        raise IrfairInputError(path, line, f"topic needs one query id in <num>, found {qid!r}")
+    return Topic(qid=qid, title=clean("title"), description=clean("desc"))
+
+
+def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
+    topics: dict[str, Topic] = {}
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        qid, sep, query = line.partition("\t")
+        if not sep or not qid.strip():
+            raise IrfairInputError(path, lineno, "expected TREC <top> blocks or 'qid<TAB>query' lines")
+        qid = qid.strip()
+        if qid in topics:
+            raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
+        topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
+    return topics
+
+
+def write_topics(path: str | Path, topics: Mapping[str, Topic]) -> None:
+    """Write ``topics`` as TREC topics with title and description, atomically."""
+    blocks = [
+        f"<top>\n<num> Number: {t.qid}\n<title> {t.title}\n<desc> Description:\n{t.description}\n</top>\n"
+        for t in topics.values()
+    ]
+    write_text(path, "\n".join(blocks))
