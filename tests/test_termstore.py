@@ -31,3 +31,22 @@ def test_single_shard_loads_memory_mapped(tmp_path):
     assert reopened.complete
     assert isinstance(reopened._shards[0][1][1], np.memmap)
     assert reopened.ensure(corpus, {"zzz"}, progress=False) == {"zzz"}  # complete store: nothing re-read
+
+
+def test_rows_and_columns_read_from_the_shards_equal_the_assembled_matrix(tmp_path):
+    corpus = InMemoryCorpus({f"d{i}": " ".join(["nurse"] * (i % 3) + [f"word{i % 4}"] * (i % 5) + ["she"] * (i % 2))
+                             for i in range(9)}, name="toy")
+    store = TermStore.for_corpus(corpus, tmp_path)
+    store.add(corpus.iter_docs(), shard_size=2)  # five shards; d0 has no token at all
+    reopened = TermStore.for_corpus(corpus, tmp_path)
+    rows = np.array([8, 0, 3, 3, 1, 7])
+    by_rows = reopened.row_counts(rows)  # read before the whole matrix exists
+    columns = np.array([reopened.term_id["she"], reopened.term_id["nurse"]])
+    by_columns = reopened.column_counts(columns)
+    assert reopened._matrix is None
+    whole = reopened.matrix().toarray()
+    assert by_rows.dtype == np.float64 and np.array_equal(by_rows.toarray(), whole[rows])
+    assert np.array_equal(by_columns.toarray(), whole[:, columns])
+    # by hand: d3 holds nurse 0 (3 % 3), word3 ×3, she ×1; d8 holds nurse ×2, word0 ×3, she 0
+    assert by_columns.toarray()[3].tolist() == [1, 0] and by_columns.toarray()[8].tolist() == [0, 2]
+    assert reopened.row_counts(np.zeros(0, dtype=np.int64)).shape == (0, len(reopened.vocab))

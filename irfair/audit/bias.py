@@ -114,9 +114,9 @@ class BiasCounter:
 
     def __init__(self, setup: BiasSetup, store: TermStore, doc_ids: Iterable[str]) -> None:
         self.setup = setup
-        ids = sorted(set(doc_ids))
-        self.position = {doc_id: i for i, doc_id in enumerate(ids)}
-        matrix = store.matrix()[store.doc_rows(ids)] if ids else store.matrix()[:0]
+        rows = np.sort(store.doc_rows(set(doc_ids)))  # in the store's order: its shards are read front to back
+        self.position = {store.doc_ids[row]: i for i, row in enumerate(rows.tolist())}
+        matrix = store.row_counts(rows)
         by_list: dict[GenderWords, GenderedCounts] = {}
         for words in setup.words.values():
             if words not in by_list:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -110,7 +111,7 @@ def audit(
     bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
     needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
     all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
-    run_docs = {doc for run in run_list for hits in run.ranking.values() for doc, _ in hits}
+    run_docs = set().union(*(map(itemgetter(0), hits) for run in run_list for hits in run.ranking.values()))
     missing = store.ensure(corpus_obj, all_needed | run_docs, progress=progress)
     if missing & all_needed:
         _raise_missing(missing & all_needed, run_list, perfect.lists, qrels, corpus)
@@ -161,7 +162,7 @@ def audit(
         "documents_in_corpus": corpus_size,
         "documents_measured": len(needed),
         "run_documents_not_in_corpus": len(missing),
-        "documents_without_measurable_term": int(np.sum(model.doc_counts[store.doc_rows(needed)] == 0)) if needed else 0,
+        "documents_without_measurable_term": int(np.sum(model.measurable_counts(sorted(needed)) == 0)) if needed else 0,
     }
     inputs = {
         "runs": [run_fingerprint(run) for run in run_list],

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
@@ -204,9 +204,10 @@ def agreement_section(result: AuditResult) -> str:
     return table(headers, rows, table_id="agreement", sortable=True, numeric=numeric) + notes(agreement_footnotes(result))
 
 
-def audit_page(result: AuditResult) -> str:
-    """The whole ``report.html`` of an audit."""
-    plots = "".join(f"<figure>{scatter_svg(result, name)}<figcaption>{esc(name)}: GSR {fmt(audit.gsr.slope, sign=True)}, "
+def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> str:
+    """The whole ``report.html`` of an audit; ``svgs``: scatter plots already drawn, by system (the others are drawn)."""
+    svgs = svgs or {}
+    plots = "".join(f"<figure>{svgs.get(name) or scatter_svg(result, name)}<figcaption>{esc(name)}: GSR {fmt(audit.gsr.slope, sign=True)}, "
                     f"{audit.gsr.n_queries} queries; dashed: perfect run</figcaption></figure>"
                     for name, audit in result.systems.items())
     warnings = "".join(f'<div class="warning">warning: {esc(w)}</div>' for w in result.warnings)

@@ -70,11 +70,12 @@ def save_figure(fig, path: str | Path) -> None:
     fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
 
 
-def scatter_plot(result: AuditResult, system: str, path: str | Path) -> None:
-    """Save one system's scatter plot; the format follows the suffix (png, pdf, svg)."""
+def scatter_plot(result: AuditResult, system: str, path: str | Path) -> str:
+    """Save one system's scatter plot (the format follows the suffix: png, pdf, svg) and return the same
+    figure as inline SVG (see :func:`figure_svg`), so that a report does not lay it out a second time."""
     fig = scatter_figure(result, system)
     save_figure(fig, path)
-    pyplot().close(fig)
+    return figure_svg(fig)
 
 
 def figure_svg(fig, close: bool = True) -> str:

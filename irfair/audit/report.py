@@ -52,9 +52,10 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
         "table.tsv": lambda p: p.write_text(format_tsv(result), encoding="utf-8"),
         "agreement.csv": lambda p: result.agreement().to_csv(p, index=False),
     }
+    svgs: dict[str, str] = {}  # each scatter plot is laid out once, for its PNG and for report.html
     if plots:
         for name in result.systems:
-            writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: scatter_plot(result, name, p)
+            writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: svgs.__setitem__(name, scatter_plot(result, name, p))
     if html:
-        writers["report.html"] = lambda p: p.write_text(audit_page(result), encoding="utf-8")
+        writers["report.html"] = lambda p: p.write_text(audit_page(result, svgs), encoding="utf-8")
     return write_outputs(out_dir, writers)

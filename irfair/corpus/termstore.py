@@ -277,6 +277,50 @@ class TermStore:
                 self._matrix = parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
         return self._matrix
 
+    def _shard_parts(self) -> Iterator[tuple[int, sp.csr_matrix]]:
+        """``(first row, shard)`` of each shard as a CSR of its stored integer counts (memory-mapped, not copied)."""
+        first, n_terms = 0, len(self.vocab)
+        for _, (indptr, indices, counts) in self._shards:
+            yield first, sp.csr_matrix((counts, indices, indptr), shape=(len(indptr) - 1, n_terms))
+            first += len(indptr) - 1
+
+    def row_counts(self, rows: np.ndarray) -> sp.csr_matrix:
+        """Term counts of ``rows`` (array of int64, in any order), shape (len(rows), n_terms), float64 CSR: the
+        rows are read from their shards, without assembling :meth:`matrix` (an audit reads a part of the store)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if len(rows) == 0:
+            return sp.csr_matrix((0, len(self.vocab)))
+        if self._matrix is not None or not self._shards:
+            return self.matrix()[rows]
+        order = np.argsort(rows, kind="stable")
+        ordered = rows[order]
+        pieces = []
+        for first, part in self._shard_parts():
+            local = ordered[(ordered >= first) & (ordered < first + part.shape[0])] - first
+            if len(local):
+                pieces.append(part[local])
+        stacked = pieces[0] if len(pieces) == 1 else sp.vstack(pieces, format="csr")
+        if np.array_equal(order, np.arange(len(order))):
+            return sp.csr_matrix(stacked, dtype=np.float64)
+        inverse = np.empty_like(order)
+        inverse[order] = np.arange(len(order))
+        return sp.csr_matrix(stacked[inverse], dtype=np.float64)
+
+    def column_counts(self, term_ids: np.ndarray) -> sp.csr_matrix:
+        """Counts of the terms ``term_ids`` (array of int64) in every document, shape (n_docs, len(term_ids)), float64
+        CSR: one vectorised pass over the shards' term ids, reading no count of any other term."""
+        term_ids = np.asarray(term_ids, dtype=np.int64)
+        column = np.full(len(self.vocab), -1, dtype=np.int64)
+        column[term_ids] = np.arange(len(term_ids))
+        rows, columns, values = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)], [np.zeros(0)]
+        for first, part in self._shard_parts():
+            where = np.flatnonzero(column[part.indices] >= 0)
+            rows.append(np.searchsorted(part.indptr, where, side="right") - 1 + first)
+            columns.append(column[part.indices[where]])
+            values.append(part.data[where].astype(np.float64))
+        return sp.csr_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+                             shape=(len(self.doc_ids), len(term_ids)))
+
     def doc_rows(self, doc_ids: Iterable[str]) -> np.ndarray:
         """Row numbers of ``doc_ids`` in :meth:`matrix` (array of int64); KeyError for an unknown id."""
         row = self.doc_row

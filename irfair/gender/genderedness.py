@@ -75,32 +75,62 @@ def queries_by_genderedness(embeddings: Embeddings, direction: GenderDirection, 
 
 
 class GenderednessModel:
-    """Word, query, document and list genderedness for one term store, embedding and gender direction."""
+    """Word, query, document and list genderedness for one term store, embedding and gender direction.
+
+    Document sums S(d) and counts C(d) are computed for the documents asked about, once each (an audit reads
+    a part of a large store); the counts of query-matching terms come from one pass over the store's term ids."""
 
     def __init__(self, store: TermStore, embeddings: Embeddings, direction: GenderDirection) -> None:
         self.store = store
         self.embeddings = embeddings
         self.direction = direction
-        self._n_terms = -1
-        self._matrix = None
+        self._state: tuple | None = None
         self._refresh()
 
     def _refresh(self) -> None:
-        """(Re)compute term genderedness and per-document sums when the store has grown."""
-        if self._n_terms == len(self.store.vocab) and self._matrix is self.store.matrix():
+        """(Re)compute term genderedness and forget document values when the store has changed."""
+        state = (self.store.doc_ids, len(self.store.doc_ids), len(self.store.vocab))
+        if self._state is not None and self._state[0] is state[0] and self._state[1:] == state[1:]:
             return
         vocab = self.store.vocab
         self.term_genderedness = genderedness_of_rows(self.embeddings, self.direction, self.embeddings.token_rows(vocab))
         known = ~np.isnan(self.term_genderedness)
         self._term_g0 = np.where(known, self.term_genderedness, 0.0)
         self._term_known = known.astype(np.float64)
-        self._matrix = self.store.matrix()
-        self.doc_sums = self._matrix @ self._term_g0
-        self.doc_counts = self._matrix @ self._term_known
+        n_docs = len(self.store.doc_ids)
+        self._doc_sums, self._doc_counts = np.zeros(n_docs), np.zeros(n_docs)
+        self._measured = np.zeros(n_docs, dtype=bool)
+        self._matched_terms = np.zeros(0, dtype=np.int64)
+        self._matched_counts = sp.csr_matrix((n_docs, 0))
         self._keys: dict[str, list[int]] = {}
         for term_id, term in enumerate(vocab):
             self._keys.setdefault(inflection_key(term), []).append(term_id)
-        self._n_terms = len(vocab)
+        self._state = state
+
+    def _document_values(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(S(d), C(d))`` of the store's ``rows``: sums of g(w) and counts of in-vocabulary tokens, arrays of
+        shape (len(rows),)."""
+        todo = np.unique(rows[~self._measured[rows]])
+        if len(todo):
+            counts = self.store.row_counts(todo)
+            self._doc_sums[todo] = counts @ self._term_g0
+            self._doc_counts[todo] = counts @ self._term_known
+            self._measured[todo] = True
+        return self._doc_sums[rows], self._doc_counts[rows]
+
+    def measurable_counts(self, doc_ids: Sequence[str]) -> np.ndarray:
+        """C(d): the tokens of each document with an embedding, shape (len(doc_ids),) (stopwords excluded)."""
+        self._refresh()
+        return self._document_values(self.store.doc_rows(doc_ids))[1]
+
+    def _matching_columns(self, term_ids: np.ndarray) -> np.ndarray:
+        """Columns of :attr:`_matched_counts` holding ``term_ids``; the columns are extended by one pass over the
+        store when a term is new (an audit's queries are the same for every run, so this happens once)."""
+        new = np.setdiff1d(term_ids, self._matched_terms)
+        if len(new):
+            self._matched_terms = np.union1d(self._matched_terms, new)
+            self._matched_counts = self.store.column_counts(self._matched_terms)
+        return np.searchsorted(self._matched_terms, term_ids)
 
     def word_genderedness(self, word: str) -> float:
         """g(w) for one token (NaN when out of vocabulary)."""
@@ -133,15 +163,18 @@ class GenderednessModel:
         self._refresh()
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
         rows = self.store.doc_rows(doc for docs in lists for doc in docs)
-        sums, counts = self.doc_sums[rows].copy(), self.doc_counts[rows].copy()
+        sums, counts = (values.copy() for values in self._document_values(rows))
         excluded = [self.excluded_terms(tokens) for tokens in query_tokens]
         n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
         if len(rows) and n_excluded.any():
-            indicator = sp.csr_matrix((np.ones(int(n_excluded.sum())), np.concatenate(excluded),
-                                       np.r_[0, np.cumsum(n_excluded)]), shape=(len(lists), self._matrix.shape[1]))
-            matched = self._matrix[rows].multiply(indicator[np.repeat(np.arange(len(lists)), lengths)]).tocsr()
-            sums -= matched @ self._term_g0
-            counts -= matched @ self._term_known
+            terms = np.unique(np.concatenate(excluded))
+            columns = self._matching_columns(terms)
+            local = [np.searchsorted(terms, ids) for ids in excluded]
+            indicator = sp.csr_matrix((np.ones(int(n_excluded.sum())), np.concatenate(local), np.r_[0, np.cumsum(n_excluded)]),
+                                      shape=(len(lists), len(terms)))
+            matched = self._matched_counts[rows][:, columns].multiply(indicator[np.repeat(np.arange(len(lists)), lengths)]).tocsr()
+            sums -= matched @ self._term_g0[terms]
+            counts -= matched @ self._term_known[terms]
         out = np.full(len(rows), np.nan)
         measurable = counts > 0.5
         out[measurable] = sums[measurable] / counts[measurable]

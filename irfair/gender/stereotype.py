@@ -27,7 +27,7 @@ def document_gender(store: TermStore, doc_ids: Sequence[str], use_names: bool = 
     male_terms = [store.term_id[t] for t in words["male"] | names["male"] if t in store.term_id]
     female_terms = [store.term_id[t] for t in words["female"] | names["female"] if t in store.term_id]
     rows = store.doc_rows(doc_ids)
-    matrix = store.matrix()[rows]
+    matrix = store.row_counts(rows)
     male = np.asarray(matrix[:, male_terms].sum(axis=1)).ravel() if male_terms else np.zeros(len(rows))
     female = np.asarray(matrix[:, female_terms].sum(axis=1)).ravel() if female_terms else np.zeros(len(rows))
     gender = np.where(male > female, "male", np.where(female > male, "female", "neutral"))
