@@ -135,7 +135,7 @@ class BiasCounter:
         width = int(lengths.max(initial=0))
         mask = np.arange(width) < lengths[:, None]
         flat = [doc for row in docs for doc in row]
-        index = np.fromiter((self.position[doc] for doc in flat), dtype=np.int64, count=len(flat))
+        index = np.fromiter(map(self.position.__getitem__, flat), dtype=np.int64, count=len(flat))
         ties = None
         if grades is not None:
             grade = np.zeros(mask.shape)

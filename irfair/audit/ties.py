@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..trec import Run
 
@@ -43,7 +44,7 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
     ``depth[qid]``: the audited depth of each query."""
     with_ties = tied = reordered = reordered_in_depth = 0
     for qid, hits in run.ranking.items():
-        scores = [score for _, score in hits]
+        scores = list(map(itemgetter(1), hits))
         if len(set(scores)) == len(scores):
             continue
         n_tied = sum(1 for i, s in enumerate(scores) if (i > 0 and scores[i - 1] == s) or (i + 1 < len(scores) and scores[i + 1] == s))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -39,7 +40,7 @@ def evaluate_kernels(kernels: Mapping[str, tuple[str, int | None]], ranking: Map
     the run lacks scores 0. ``ranking[qid]``: ``(doc_id, score)`` in trec_eval's order."""
     lengths = np.array([len(ranking.get(q, ())) for q in queries], dtype=np.int64)
     grades = np.fromiter(itertools.chain.from_iterable(
-        map(qrels[q].get, (doc for doc, _ in ranking.get(q, ())), itertools.repeat(0)) for q in queries),
+        map(qrels[q].get, map(itemgetter(0), ranking.get(q, ())), itertools.repeat(0)) for q in queries),
         dtype=np.float64, count=int(lengths.sum()))
     query_of = np.repeat(np.arange(len(queries)), lengths)
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
