@@ -74,3 +74,9 @@ def test_gsr_experiment_names_must_match_systems(w2v):
     toy = toy_direct()
     with pytest.raises(IrfairInputError, match="give 2 distinct names for 2 systems"):
         gsr_experiment([result_frame(toy, toy.runs["S"])] * 2, toy.topics, toy.qrels, toy.docs, names=["a", "a"], embeddings=w2v)
+
+
+def test_the_hook_is_importable_as_irfair_pyterrier():
+    import irfair.pyterrier
+
+    assert (irfair.pyterrier.Genderedness, irfair.pyterrier.gsr_experiment) == (Genderedness, gsr_experiment)
