@@ -269,9 +269,9 @@ class TermStore:
                 self._matrix = sp.csr_matrix((0, n_terms))
             else:
                 parts = []
-                for _, (indptr, indices, counts) in self._shards:
-                    part = sp.csr_matrix((counts.astype(np.float64), indices, indptr), shape=(len(indptr) - 1, n_terms))
-                    part.has_sorted_indices = True
+                for _, part in self._shard_parts():
+                    part = part.astype(np.float64)
+                    part.has_sorted_indices = True  # written sorted, checked when loaded
                     part.has_canonical_format = True
                     parts.append(part)
                 self._matrix = parts[0] if len(parts) == 1 else sp.vstack(parts, format="csr")
@@ -296,15 +296,15 @@ class TermStore:
         ordered = rows[order]
         pieces = []
         for first, part in self._shard_parts():
-            local = ordered[(ordered >= first) & (ordered < first + part.shape[0])] - first
-            if len(local):
-                pieces.append(part[local])
+            low, high = np.searchsorted(ordered, [first, first + part.shape[0]])
+            if high > low:
+                pieces.append(part[ordered[low:high] - first])
         stacked = pieces[0] if len(pieces) == 1 else sp.vstack(pieces, format="csr")
-        if np.array_equal(order, np.arange(len(order))):
-            return sp.csr_matrix(stacked, dtype=np.float64)
-        inverse = np.empty_like(order)
-        inverse[order] = np.arange(len(order))
-        return sp.csr_matrix(stacked[inverse], dtype=np.float64)
+        if not np.array_equal(order, np.arange(len(order))):  # back to the order asked for
+            inverse = np.empty_like(order)
+            inverse[order] = np.arange(len(order))
+            stacked = stacked[inverse]
+        return sp.csr_matrix(stacked, dtype=np.float64)
 
     def column_counts(self, term_ids: np.ndarray) -> sp.csr_matrix:
         """Counts of the terms ``term_ids`` (array of int64) in every document, shape (n_docs, len(term_ids)), float64
