@@ -32,16 +32,30 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
+def uses_workers(jobs: int, scheduler: str | None = None) -> bool:
+    """Whether :func:`executor` would hand work to other processes: more than one job, or a scheduler given
+    here or in ``$IRFAIR_SCHEDULER``."""
+    return jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
+
+
+SCHEDULER_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://")
+
+
+def check_scheduler(scheduler: str) -> str:
+    """``scheduler`` when it is ``"local"`` or a Dask address (``tcp://host:8786``, ...); IrfairInputError otherwise."""
+    if scheduler != "local" and not scheduler.startswith(SCHEDULER_SCHEMES):
+        raise IrfairInputError(None, None, f"scheduler must be 'local' or an address such as tcp://host:8786, not {scheduler!r}")
+    return scheduler
+
+
 def _dask_client(scheduler: str, jobs: int):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError:
         raise MissingExtraError("dask.distributed", "dask") from None
-    if scheduler == "local":
+    if check_scheduler(scheduler) == "local":
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
-    if not scheduler.startswith(("tcp://", "tls://", "inproc://", "ucx://")):
-        raise IrfairInputError(None, None, f"scheduler must be 'local' or an address such as tcp://host:8786, not {scheduler!r}")
     try:
         return Client(scheduler, timeout="20s"), None
     except OSError as exc:

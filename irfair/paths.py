@@ -35,13 +35,19 @@ def _nearest_existing(path: Path, what: str) -> Path:
     return current
 
 
-def writable_folder(path: str | Path, what: str = "output folder") -> Path:
-    """``path`` as a folder irfair can write into (existing, or creatable); creates nothing."""
+def _folder_path(path: str | Path, what: str) -> Path:
+    """``path`` as a folder path: not empty, and not an existing file."""
     folder = Path(path)
     if str(path) == "":
         raise IrfairInputError(None, None, f"the {what} is an empty path")
     if folder.exists() and not folder.is_dir():
         raise IrfairInputError(folder, None, f"the {what} is a file, expected a folder")
+    return folder
+
+
+def writable_folder(path: str | Path, what: str = "output folder") -> Path:
+    """``path`` as a folder irfair can write into (existing, or creatable); creates nothing."""
+    folder = _folder_path(path, what)
     _probe(_nearest_existing(folder, what), folder, what)
     return folder
 
@@ -59,11 +65,7 @@ def writable_file(path: str | Path, what: str = "output file") -> Path:
 
 def make_folder(path: str | Path, what: str = "cache folder") -> Path:
     """Create the folder ``path`` (with its parents) and check that files can be written in it."""
-    folder = Path(path)
-    if str(path) == "":
-        raise IrfairInputError(None, None, f"the {what} is an empty path")
-    if folder.exists() and not folder.is_dir():
-        raise IrfairInputError(folder, None, f"the {what} is a file, expected a folder")
+    folder = _folder_path(path, what)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
+from ..cache.manifest import file_digest
 from ..embeddings import Embeddings
 from ..text import GENDERED_FUNCTION_WORDS, TOKENIZER_VERSION, default_stopwords
 from ..trec import Run
@@ -28,15 +29,6 @@ DEPTH_RULES = {
 }
 TOKENIZER_RULE = ("lower-case; every character that is not a letter or digit becomes a space; pieces of at least 2 "
                   "characters without digits are tokens")
-
-
-def sha256_file(path: str | Path) -> str:
-    """SHA-256 (hex) of a file's bytes, read in 1 MiB blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def sha256_text(text: str) -> str:
@@ -52,14 +44,14 @@ def source_fingerprint(source, parsed: Mapping) -> dict:
     """``{"path", "sha256"}`` of a qrels/topics input: a file's bytes; otherwise (an ir_datasets id, a mapping,
     a frame) the canonical JSON of what was read from it, ``parsed``, with the id as its path."""
     if isinstance(source, (str, Path)) and Path(source).is_file():
-        return {"path": str(source), "sha256": sha256_file(source)}
+        return {"path": str(source), "sha256": file_digest(Path(source))}
     return {"path": str(source) if isinstance(source, (str, Path)) else None, "sha256": _mapping_fingerprint(parsed)}
 
 
 def run_fingerprint(run: Run) -> dict:
     """``{"name", "path", "sha256"}`` of a run: its file's bytes, or its ranked lists when it has no file."""
     if run.path and Path(run.path).is_file():
-        return {"name": run.name, "path": str(run.path), "sha256": sha256_file(run.path)}
+        return {"name": run.name, "path": str(run.path), "sha256": file_digest(Path(run.path))}
     lines = "\n".join(f"{qid} {doc} {score!r}" for qid, hits in run.ranking.items() for doc, score in hits)
     return {"name": run.name, "path": None, "sha256": sha256_text(lines)}
 

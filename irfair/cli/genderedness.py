@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 import argparse
-import math
 
+from ..numbers import finite_or_none
+from ..trec import QUERY_FIELDS
 from . import options
 
 HELP = "g(w) of given words, or the most female/male queries of a topics file"
@@ -16,7 +17,7 @@ DEFAULT_TOP = 10
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("words", nargs="*", help="words to score (or give --topics instead)")
     p.add_argument("--topics", help="TREC topics file whose queries to rank by g(q) (instead of words)")
-    p.add_argument("--query-field", choices=("title", "desc", "title+desc"), default=None,
+    p.add_argument("--query-field", choices=QUERY_FIELDS, default=None,
                    help="topic field used as the query, with --topics (default title)")
     p.add_argument("--top", type=options.positive_int, default=None,
                    help=f"how many queries to list at each end, with --topics (default {DEFAULT_TOP})")
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
               f"explained variance {direction.explained_variance_ratio:.3f}; g > 0 female, g < 0 male")
     if args.words:
         values = direction.word_genderedness(emb, [w.lower() for w in args.words])
-        rows = [{"word": w, "genderedness": None if math.isnan(v) else float(v)} for w, v in zip(args.words, values)]
+        rows = [{"word": w, "genderedness": finite_or_none(float(v))} for w, v in zip(args.words, values)]
         if args.format == "json":
             print(json.dumps({"embeddings": emb.name, "words": rows}, indent=2))
             return 0

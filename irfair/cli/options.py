@@ -6,8 +6,7 @@ import os
 import sys
 
 from ..cache import CacheDir, writable_cache_dir
-from ..errors import IrfairInputError
-from ..executor import JOBS_ENV, SCHEDULER_ENV
+from ..executor import JOBS_ENV, SCHEDULER_ENV, check_scheduler
 from ..paths import writable_file, writable_folder
 from ..rankers import RankerSpec
 from ..rankers.registry import Parameter
@@ -58,9 +57,7 @@ def apply_output_options(args: argparse.Namespace) -> None:
     if getattr(args, "jobs", None) is not None:
         os.environ[JOBS_ENV] = str(args.jobs)
     if getattr(args, "scheduler", None):
-        if args.scheduler != "local" and "://" not in args.scheduler:
-            raise IrfairInputError(None, None, f"--scheduler must be 'local' or an address such as tcp://host:8786, not {args.scheduler!r}")
-        os.environ[SCHEDULER_ENV] = args.scheduler
+        os.environ[SCHEDULER_ENV] = check_scheduler(args.scheduler)
 
 
 def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None:

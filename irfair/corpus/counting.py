@@ -16,7 +16,6 @@ is merged into the global one in batch order, so columns do not depend on where 
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -24,7 +23,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ..executor import SCHEDULER_ENV, default_jobs, executor
+from ..executor import default_jobs, executor, uses_workers
 from ..text import tokenize
 
 Block = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -175,7 +174,7 @@ def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jo
     batches = iter(batches)
     first = next(batches, None)
     second = next(batches, None)
-    if second is None or (jobs <= 1 and scheduler is None and not os.environ.get(SCHEDULER_ENV)):
+    if second is None or not uses_workers(jobs, scheduler):
         # one batch (or one job): counted here, without starting workers
         for batch in itertools.chain([first, second], batches):
             if batch is not None:

@@ -15,7 +15,6 @@ top-k selection. Documents without any in-vocabulary token have no vector and ar
 """
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -26,10 +25,10 @@ from ..cache import CacheEntry, EntryDamaged, Manifest, entry_key
 from ..corpus import TermStore
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
-from ..executor import SCHEDULER_ENV, default_jobs, executor
+from ..executor import default_jobs, executor, uses_workers
 from ..gender.debias import debiased
 from ..text import content_tokens
-from ..trec import Run
+from ..trec import Run, trec_eval_order
 from .registry import EMBEDDING, RankerSpec, rankers_of
 
 SCHEMES = rankers_of(EMBEDDING)
@@ -168,8 +167,7 @@ class EmbeddingRanker:
         shards = [(start, min(start + SHARD_ROWS, len(doc_ids))) for start in range(0, len(doc_ids), SHARD_ROWS)]
         tasks = [(vectors[start:start + batch_size], source, self.has_vector[a:b], a, b, k)
                  for start in range(0, len(qids), batch_size) for a, b in shards]
-        distributed = jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
-        if distributed:
+        if uses_workers(jobs, scheduler):
             with executor(jobs if jobs > 1 else default_jobs(), scheduler) as ordered_map:
                 tops = list(ordered_map(_shard_top, tasks))
         else:  # threads: numpy releases the GIL in the matrix products, each of which runs on one core
@@ -219,8 +217,7 @@ class EmbeddingRanker:
             keep = self.has_vector[rows]
             rows = rows[keep]
             scores = np.asarray(self.doc_vectors[rows] @ vector, dtype=np.float32)
-            hits = sorted(((self.store.doc_ids[r], float(score)) for r, score in zip(rows, scores)),
-                          key=lambda hit: (hit[1], hit[0]), reverse=True)
+            hits = trec_eval_order((self.store.doc_ids[r], float(score)) for r, score in zip(rows, scores))
             ranking[qid] = hits if depth is None else hits[:depth]
         return Run(self.name, ranking, tag=self.name)
 

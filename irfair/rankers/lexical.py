@@ -18,7 +18,7 @@ from ..anserini import java_heap, prepare_java, pyserini_jar
 from ..corpus import LuceneIndexCorpus
 from ..corpus.lucene_index import build_index
 from ..errors import IrfairInputError
-from ..trec import Run, read_run
+from ..trec import Run, read_run, trec_eval_order
 from .registry import RankerSpec
 
 # the models Anserini's SearchCollection runs itself, and their options
@@ -89,7 +89,7 @@ class LexicalRanker:
         for qid in texts:
             hits = results.get(qid)
             if hits:
-                ranking[qid] = sorted(((hit.docid, float(hit.score)) for hit in hits), key=lambda h: (h[1], h[0]), reverse=True)
+                ranking[qid] = trec_eval_order((hit.docid, float(hit.score)) for hit in hits)
         return ranking
 
     def rerank(self, queries: Mapping[str, str], candidates: Run, depth: int | None = None) -> Run:

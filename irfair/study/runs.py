@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..cache import CacheDir, report
 from ..cache.files import MISSING, file_status, write_file_entry
+from ..cache.manifest import file_digest
 from ..corpus import Corpus, TermStore
 from ..rankers import NEURAL, make_ranker
 from ..trec import Qrels, Topic, read_run, write_run
@@ -42,7 +43,7 @@ def run_key(spec: SystemSpec, corpus: Corpus, queries: Mapping[str, str], qrels:
     }
     if spec.family == NEURAL:
         key.update(candidates=config.neural_candidates, epochs=config.neural_epochs, seed=config.seed, qrels=_digest(qrels),
-                   candidate_run=None if candidates is None else hashlib.sha256(candidates.read_bytes()).hexdigest()[:16])
+                   candidate_run=None if candidates is None else file_digest(candidates)[:16])
     return key
 
 

@@ -32,7 +32,7 @@ from ...embeddings import Embeddings
 from ...errors import IrfairInputError, MissingExtraError
 from ...measures.effectiveness import evaluate
 from ...text import content_tokens
-from ...trec import Qrels, Run, natural_qid_key
+from ...trec import Qrels, Run, natural_qid_key, trec_eval_order
 from ..registry import NEURAL, rankers_of
 from .features import DEFAULT_BINS, matching_histograms, similarity_matrix
 
@@ -131,9 +131,7 @@ def _rerank(model, features, candidates: Mapping[str, list[str]], qids: Sequence
     ranking: dict[str, list[tuple[str, float]]] = {}
     for (qid, doc), score in zip(pairs, scores):
         ranking.setdefault(qid, []).append((doc, float(score)))
-    for qid in ranking:
-        ranking[qid].sort(key=lambda hit: (hit[1], hit[0]), reverse=True)
-    return Run(name, ranking, tag=name)
+    return Run(name, {qid: trec_eval_order(hits) for qid, hits in ranking.items()}, tag=name)
 
 
 INTERPOLATION_WEIGHTS = tuple(round(0.1 * i, 1) for i in range(11))
@@ -151,7 +149,7 @@ def interpolate(neural: Run, first_stage: Run, weight: float, name: str) -> Run:
     for qid, hits in neural.ranking.items():
         a, b = _min_max(hits), _min_max(first_stage.ranking.get(qid, []))
         mixed = [(doc, (1 - weight) * a[doc] + weight * b.get(doc, 0.0)) for doc, _ in hits]
-        ranking[qid] = sorted(mixed, key=lambda hit: (hit[1], hit[0]), reverse=True)
+        ranking[qid] = trec_eval_order(mixed)
     return Run(name, ranking, tag=name)
 
 
