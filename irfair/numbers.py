@@ -9,3 +9,8 @@ def finite_or_none(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """``"1 item"``, ``"3 items"``: a count with its noun (``plural`` when adding 's' is wrong)."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"

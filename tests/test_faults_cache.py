@@ -44,33 +44,46 @@ def _truncate_vocab(folder) -> None:
     return len(lines) // 2
 
 
+# damage, the reason reported, and the files irfair cannot prove it wrote (kept aside, never deleted) among
+# those of the entry as built
 DAMAGES = {
-    "doc_ids.txt missing": (lambda f: (f / "shard-00000" / "doc_ids.txt").unlink(), "shard-00000/doc_ids.txt is missing"),
-    "vocab shorter than the shards": (_truncate_vocab, "vocab.txt has "),
-    "vocab shorter, manifest fooled too": (lambda f: _rewrite_manifest(f, terms=_truncate_vocab(f)), "term ids outside the"),
-    "manifest missing": (lambda f: (f / MANIFEST).unlink(), "its manifest is missing"),
-    "manifest cut short": (lambda f: (f / MANIFEST).write_text((f / MANIFEST).read_text()[:40]), "its manifest is unreadable"),
+    "doc_ids.txt missing": (lambda f: (f / "shard-00000" / "doc_ids.txt").unlink(), "shard-00000/doc_ids.txt is missing", None),
+    "vocab shorter than the shards": (_truncate_vocab, "vocab.txt has ", None),
+    "vocab shorter, manifest fooled too": (lambda f: _rewrite_manifest(f, terms=_truncate_vocab(f)), "term ids outside the", None),
+    "manifest missing": (lambda f: (f / MANIFEST).unlink(), "its manifest is missing", lambda built: built - {MANIFEST}),
+    "manifest cut short": (lambda f: (f / MANIFEST).write_text((f / MANIFEST).read_text()[:40]), "its manifest is unreadable",
+                           lambda built: built),
     "counts changed in place": (lambda f: (f / "shard-00000" / "counts.npy").write_bytes(
-        (f / "shard-00000" / "counts.npy").read_bytes()[:-4] + b"\x07\x00\x00\x00"), "counts.npy differs from its checksum"),
-    "an unexpected file": (lambda f: (f / "shard-00001").mkdir() or (f / "shard-00001" / "x.npy").write_text(""),
-                           "unexpected file shard-00001/x.npy"),
+        (f / "shard-00000" / "counts.npy").read_bytes()[:-4] + b"\x07\x00\x00\x00"), "counts.npy differs from its checksum", None),
+    "an unexpected file": (lambda f: (f / "shard-00001").mkdir() or (f / "shard-00001" / "x.npy").write_text("mine"),
+                           "unexpected file shard-00001/x.npy", lambda built: {"shard-00001/x.npy"}),
 }
+
+
+def _files_below(folder) -> set[str]:
+    return {p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file()}
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
 def test_damaged_term_store_is_reported_and_rebuilt(tmp_path, capsys, damage):
     expected = _built_store(None)
     folder = _built_store(tmp_path).folder
-    harm, reason = DAMAGES[damage]
+    built = _files_below(folder)
+    harm, reason, foreign = DAMAGES[damage]
     harm(folder)
     capsys.readouterr()
     rebuilt = _built_store(tmp_path)
     err = capsys.readouterr().err
-    assert err.startswith(f"irfair: cache entry {folder} is damaged (") and err.endswith("); rebuilding\n")
-    assert reason in err and err.count("\n") == 1
+    kept = list(folder.parent.glob(f"{folder.name}.kept-*"))
+    assert err.startswith(f"irfair: cache entry {folder} is damaged (") and err.count("\n") == 1 and reason in err
+    if foreign is None:
+        assert err.endswith("); rebuilding\n") and kept == []
+    else:  # what the manifest does not list is moved aside, not deleted
+        assert err.endswith(f"); rebuilding (what irfair did not write is kept beside it in {kept[0].name})\n") and len(kept) == 1
+        assert _files_below(kept[0]) == foreign(built)
     assert rebuilt.doc_ids == expected.doc_ids and rebuilt.vocab == expected.vocab
     assert (rebuilt.matrix() != expected.matrix()).nnz == 0
-    assert [r.state for r in scan(tmp_path, verify=True)] == ["ok"]
+    assert [r.state for r in scan(tmp_path, verify=True)] == ["ok"] + ["foreign"] * len(kept)
     _built_store(tmp_path)
     assert capsys.readouterr().err == ""  # rebuilt once, then trusted
 
@@ -109,17 +122,26 @@ def test_cache_command_info_verify_clear(inputs, tmp_path):
     # 15 terms: nurse, she, plumber, he, met and worda ... wordj ("the", "and" are stopwords)
     assert "absent 0, complete 1, documents 9, shards 1, terms 15" in terms and "built from corpus=nine" in terms
     assert any(line.startswith("embeddings\tvectors.vec-") and "words " in line for line in lines)
-    # a build killed long ago, and an entry of an older irfair (no manifest)
+    # a build killed long ago, an entry whose manifest was damaged, and an entry of an older irfair (no manifest:
+    # nothing proves irfair wrote it, so it is foreign)
     (tmp_path / "terms" / f".build-{store.folder.name}-xyz").mkdir()
     (tmp_path / "terms" / "v1-old-store").mkdir()
+    damaged = tmp_path / "terms" / "damaged-0123456789abcdef"
+    damaged.mkdir()
+    (damaged / MANIFEST).write_text("{")
     code, printed, _ = run_cli(["cache", "verify", "--cache-dir", tmp_path])
     assert code == 1
-    assert f"damaged: {tmp_path / 'terms' / 'v1-old-store'} (its manifest is missing" in printed
+    assert f"damaged: {damaged} (its manifest is unreadable)" in printed
+    assert f"foreign: {tmp_path / 'terms' / 'v1-old-store'} (not written by irfair (not an irfair entry name)" in printed
     assert printed.splitlines()[-1] == (f"verified 3 entries in {tmp_path}: 1 damaged, 1 unfinished builds "
-                                        "(removed by the next build or irfair cache clear)")
+                                        "(removed by the next build or irfair cache clear); 1 item irfair did not write, "
+                                        "left as they are")
     code, printed, _ = run_cli(["cache", "clear", "--kind", "terms", "--cache-dir", tmp_path])
-    assert code == 0 and printed.startswith("removed 3 entries")
-    assert [r.kind for r in scan(tmp_path)] == ["embeddings"]
+    assert code == 0 and printed.splitlines()[-1].startswith("removed 3 entries")
+    assert printed.splitlines()[-1].endswith(f"from {tmp_path}; left 1 item irfair did not write")
+    # the damaged entry's manifest listed nothing readable: its manifest is kept aside, not deleted
+    assert printed.splitlines()[0].startswith(f"kept files irfair did not write, found inside its entries: {damaged}.kept-")
+    assert sorted((r.kind, r.state) for r in scan(tmp_path)) == [("embeddings", "ok"), ("terms", "foreign"), ("terms", "foreign")]
     assert run_cli(["cache", "verify", "--cache-dir", tmp_path])[0] == 0
 
 

@@ -9,6 +9,11 @@ files up to :data:`~irfair.cache.manifest.CHECKSUM_ON_READ` bytes; ``irfair cach
 one entry are serialised by a lock file ``.<name>.lock`` (``filelock``). A damaged or unfinished entry
 is reported in one line on stderr (``irfair: cache entry ... is damaged (...); rebuilding``) and
 rebuilt; leftovers of killed builds are removed by the next build of the same entry.
+
+irfair deletes only what it can prove it wrote (:func:`dispose`): the files an entry's manifest lists,
+the manifest, and its own build folders. Anything else found inside an entry (a file put there by hand,
+an entry whose manifest is missing or unreadable) is moved aside to ``<name>.kept-<n>`` beside it, said
+on stderr, and never deleted.
 """
 from __future__ import annotations
 
@@ -41,6 +46,7 @@ from .manifest import (
 BUILD_PREFIX = ".build-"
 OLD_PREFIX = ".old-"
 LOCK_SUFFIX = ".lock"
+KEPT_MARK = ".kept-"
 
 T = TypeVar("T")
 
@@ -54,6 +60,53 @@ def remove_path(path: Path) -> None:
             path.unlink()
         except FileNotFoundError:
             pass
+
+
+def _listed_files(folder: Path) -> list[str]:
+    """The files the manifest in ``folder`` lists (relative, checked to stay inside it), the manifest
+    itself included; [] when there is no readable manifest."""
+    try:
+        manifest = Manifest.from_json((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, EntryDamaged):
+        return []
+    safe = [rel for rel in manifest.files if not Path(rel).is_absolute() and ".." not in Path(rel).parts]
+    return [*safe, MANIFEST]
+
+
+def _inside_real_folder(folder: Path, rel: str) -> bool:
+    """Whether the folders on the way to ``folder/rel`` are real folders (no link leads elsewhere)."""
+    parent = os.path.normpath(os.path.dirname(rel))
+    real = os.path.realpath(folder)
+    return os.path.realpath(folder / parent) == (real if parent == "." else os.path.join(real, parent))
+
+
+def dispose(aside: Path, entry_folder: Path) -> Path | None:
+    """Delete what irfair wrote in ``aside`` (an entry of ``entry_folder`` already moved out of its place):
+    the files its manifest lists and the manifest, then the folders left empty. Whatever remains (files
+    irfair cannot prove it wrote) is moved to ``<entry_folder>.kept-<n>``, which is returned (None when
+    nothing remained)."""
+    if aside.is_dir() and not aside.is_symlink():
+        for rel in _listed_files(aside):
+            if _inside_real_folder(aside, rel):
+                try:
+                    (aside / rel).unlink()
+                except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                    pass
+        for base, _, _ in sorted(os.walk(aside), key=lambda item: -len(item[0])):
+            try:
+                os.rmdir(base)
+            except OSError:
+                pass
+    if not aside.exists() and not aside.is_symlink():
+        return None
+    kept = entry_folder.parent / f"{entry_folder.name}{KEPT_MARK}{time.time_ns()}"
+    os.rename(aside, kept)
+    return kept
+
+
+def kept_note(kept: Path | None) -> str:
+    """`` (what irfair did not write is kept beside it in <name>)`` when ``kept``, else ``''``."""
+    return "" if kept is None else f" (what irfair did not write is kept beside it in {kept.name})"
 
 
 def report(line: str) -> None:
@@ -102,22 +155,30 @@ class CacheEntry:
             return None
         return validate_folder(self.folder, self.kind, self.key, every_checksum)
 
-    def report_damaged(self, reason: str) -> None:
-        """``irfair: cache entry <folder> is damaged (<reason>); rebuilding`` on stderr."""
-        report(f"cache entry {self.folder} is damaged ({reason}); rebuilding")
+    def discard_damaged(self, reason: str) -> None:
+        """Discard the published entry and say so: ``irfair: cache entry <folder> is damaged (<reason>);
+        rebuilding`` on stderr, naming where files irfair did not write were kept (call with the lock held)."""
+        kept = self.discard()
+        report(f"cache entry {self.folder} is damaged ({reason}); rebuilding{kept_note(kept)}")
 
-    def discard(self) -> None:
-        """Remove the published entry (call with the lock held)."""
+    def discard(self) -> Path | None:
+        """Take the published entry out of its place and delete what irfair wrote in it (call with the lock
+        held); returns where anything else was kept (see :func:`dispose`)."""
         if self.folder.exists() or self.folder.is_symlink():
             aside = self.parent / f"{OLD_PREFIX}{self.name}-{os.getpid()}-{time.monotonic_ns()}"
             os.rename(self.folder, aside)
-            remove_path(aside)
+            return dispose(aside, self.folder)
+        return None
 
     def clean_leftovers(self) -> None:
-        """Remove folders left by killed builds of this entry (call with the lock held)."""
-        for prefix in (BUILD_PREFIX, OLD_PREFIX):
-            for path in self.parent.glob(f"{prefix}{self.name}-*"):
-                remove_path(path)
+        """Remove what killed builds of this entry left (call with the lock held): build folders whole,
+        entries moved aside as :func:`dispose` does."""
+        for path in self.parent.glob(f"{BUILD_PREFIX}{self.name}-*"):
+            remove_path(path)
+        for path in self.parent.glob(f"{OLD_PREFIX}{self.name}-*"):
+            kept = dispose(path, self.folder)
+            if kept is not None:
+                report(f"a replaced cache entry of {self.folder} held files irfair did not write{kept_note(kept)}")
 
     @contextmanager
     def staging(self) -> Iterator[Path]:
@@ -140,7 +201,9 @@ class CacheEntry:
             files[rel] = [size, old[1] if old is not None and old[0] == size else file_digest(staging / rel)]
         manifest = Manifest(self.kind, self.key, files, dict(counts or {}), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         _write_manifest(staging, manifest)
-        _swap_in(staging, self.folder, self.parent / f"{OLD_PREFIX}{self.name}-{os.getpid()}-{time.monotonic_ns()}")
+        kept = _swap_in(staging, self.folder, self.parent / f"{OLD_PREFIX}{self.name}-{os.getpid()}-{time.monotonic_ns()}")
+        if kept is not None:
+            report(f"the replaced cache entry {self.folder} held files irfair did not write{kept_note(kept)}")
         return manifest
 
     def obtain(self, load: Callable[[Path, Manifest], T], build: Callable[[Path], Mapping[str, int]]) -> T:
@@ -158,8 +221,7 @@ class CacheEntry:
                 if manifest is not None:
                     return load_checked(load, self.folder, manifest)
             except EntryDamaged as damage:
-                self.report_damaged(damage.reason)
-                self.discard()
+                self.discard_damaged(damage.reason)
             self.clean_leftovers()
             with self.staging() as staging:
                 counts = build(staging)
@@ -181,12 +243,12 @@ def _write_manifest(staging: Path, manifest: Manifest) -> None:
     (staging / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
 
 
-def _swap_in(staging: Path, folder: Path, aside: Path) -> None:
-    """Move ``folder`` (if any) to ``aside``, ``staging`` to ``folder``, then remove ``aside``."""
+def _swap_in(staging: Path, folder: Path, aside: Path) -> Path | None:
+    """Move ``folder`` (if any) to ``aside``, ``staging`` to ``folder``, then dispose of ``aside``;
+    returns where files irfair did not write were kept (None: there were none)."""
     moved = False
     if folder.exists() or folder.is_symlink():
         os.rename(folder, aside)
         moved = True
     os.rename(staging, folder)
-    if moved:
-        remove_path(aside)
+    return dispose(aside, folder) if moved else None

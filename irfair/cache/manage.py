@@ -1,9 +1,13 @@
 """What a cache folder holds, checked and cleared: the library side of ``irfair cache info|verify|clear``.
 
-Every item of a kind folder (:data:`irfair.cache.KINDS`) is an entry (valid, or damaged: no manifest,
-a file missing, of another size or checksum, ... — entries of older irfair versions count as damaged,
-as nothing vouches for them) or the leftover of a build (``.build-*``, ``.old-*``: killed, or running
-now). Clearing takes each entry's lock first, so an entry being built by a running process is skipped.
+An item of a kind folder (:data:`irfair.cache.KINDS`) is irfair's when irfair can prove it wrote it:
+an *entry* (a folder named ``<label>-<16 hex digits>`` holding ``MANIFEST.json``: valid, or damaged —
+a file missing, of another size or checksum, the manifest unreadable), the *leftover* of a build
+(``.build-*``, ``.old-*`` beside an entry name: killed, or running now), or an entry's lock file.
+Everything else is *foreign* — a user's file, a folder without a manifest (also an entry of an irfair
+older than manifests): it is listed as foreign and never touched. Clearing takes each entry's lock
+first, so an entry being built by a running process is skipped, and deletes only what the entry's
+manifest lists (:func:`irfair.cache.entry.dispose`).
 """
 from __future__ import annotations
 
@@ -15,19 +19,24 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
+from ..errors import IrfairInputError
 from . import KINDS, CacheDir, resolve_cache_dir
-from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, remove_path
-from .manifest import EntryDamaged, Manifest, validate_folder
+from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, dispose, remove_path
+from .manifest import MANIFEST, EntryDamaged, Manifest, validate_folder
 
-_LEFTOVER = re.compile(r"^\.(?:build|old)-(.+?-[0-9a-f]{16})-")
+_NAME = r"[\w.-]+-[0-9a-f]{16}"  # safe_filename(label)-<digest>: see CacheEntry
+_ENTRY = re.compile(f"^{_NAME}$")
+_LEFTOVER = re.compile(rf"^\.(?:build|old)-({_NAME})-")
+_LOCK = re.compile(rf"^\.({_NAME}){re.escape(LOCK_SUFFIX)}$")
 
-OK, DAMAGED, UNFINISHED = "ok", "damaged", "unfinished"
+OK, DAMAGED, UNFINISHED, FOREIGN = "ok", "damaged", "unfinished", "foreign"
+OWNED = (OK, DAMAGED, UNFINISHED)
 
 
 @dataclass(frozen=True)
 class EntryReport:
-    """One item of the cache: its kind, path, state (ok, damaged, unfinished), the problem found, its
-    manifest (when readable) and its size in bytes."""
+    """One item of the cache: its kind, path, state (ok, damaged, unfinished, foreign), the problem
+    found, its manifest (when readable) and its size in bytes."""
 
     kind: str
     path: Path
@@ -38,34 +47,76 @@ class EntryReport:
 
 
 def _size(path: Path) -> int:
-    if path.is_file() or path.is_symlink():
-        return path.lstat().st_size
-    return sum((Path(base) / name).lstat().st_size for base, _, names in os.walk(path) for name in names)
+    try:
+        if path.is_symlink() or not path.is_dir():
+            return path.lstat().st_size
+        return sum((Path(base) / name).lstat().st_size for base, _, names in os.walk(path) for name in names)
+    except OSError:
+        return 0
+
+
+def _quietly(test) -> bool:
+    try:
+        return bool(test())
+    except OSError:  # unreadable: nothing proves irfair wrote it
+        return False
+
+
+def _is_lock(item: Path) -> bool:
+    return bool(_LOCK.match(item.name)) and _quietly(lambda: item.is_file() and not item.is_symlink())
+
+
+def _is_leftover(item: Path) -> bool:
+    return bool(_LEFTOVER.match(item.name)) and _quietly(lambda: item.is_dir() and not item.is_symlink())
+
+
+def _is_entry(item: Path) -> bool:
+    return bool(_ENTRY.match(item.name)) and _quietly(
+        lambda: item.is_dir() and not item.is_symlink() and (item / MANIFEST).is_file())
+
+
+def _listing(folder: Path) -> list[Path]:
+    try:
+        return sorted(folder.iterdir())
+    except OSError as exc:
+        raise IrfairInputError(folder, None, f"cannot read the cache folder ({exc.strerror or exc})") from None
 
 
 def _items(root: Path, kinds: Iterable[str]) -> list[tuple[str, Path]]:
     items = []
     for kind in kinds:
         folder = root / kind
-        if folder.is_dir():
-            items += [(kind, item) for item in sorted(folder.iterdir()) if not item.name.endswith(LOCK_SUFFIX)]
+        if folder.is_dir() and not folder.is_symlink():
+            items += [(kind, item) for item in _listing(folder) if not _is_lock(item)]
+        elif folder.exists() or folder.is_symlink():
+            items.append((kind, folder))
     return items
 
 
+def _report(kind: str, item: Path, verify: bool) -> EntryReport:
+    if _is_leftover(item):
+        return EntryReport(kind, item, UNFINISHED, "left by a killed build, or being built now", None, _size(item))
+    if not _is_entry(item):
+        why = "not an irfair entry name" if not _ENTRY.match(item.name) else "no MANIFEST.json"
+        return EntryReport(kind, item, FOREIGN, f"not written by irfair ({why}); left as it is", None, _size(item))
+    try:
+        return EntryReport(kind, item, OK, None, validate_folder(item, kind, every_checksum=verify), _size(item))
+    except EntryDamaged as damage:
+        return EntryReport(kind, item, DAMAGED, damage.reason, None, _size(item))
+    except OSError as exc:
+        return EntryReport(kind, item, DAMAGED, f"unreadable ({exc.strerror or exc})", None, _size(item))
+
+
 def scan(cache_dir: CacheDir = None, verify: bool = False, kinds: Iterable[str] = KINDS) -> list[EntryReport]:
-    """Every item of the cache folder, validated (every checksum when ``verify``, else those of small files)."""
+    """Every item of the cache folder, validated (every checksum when ``verify``, else those of small
+    files); items irfair did not write are reported as ``foreign``."""
     root = resolve_cache_dir(cache_dir)
-    reports = []
-    for kind, item in _items(root, kinds) if root is not None else []:
-        if item.name.startswith((BUILD_PREFIX, OLD_PREFIX)):
-            reports.append(EntryReport(kind, item, UNFINISHED, "left by a killed build, or being built now", None, _size(item)))
-            continue
-        try:
-            manifest = validate_folder(item, kind, every_checksum=verify)
-            reports.append(EntryReport(kind, item, OK, None, manifest, _size(item)))
-        except EntryDamaged as damage:
-            reports.append(EntryReport(kind, item, DAMAGED, damage.reason, None, _size(item)))
-    return reports
+    if root is None or not root.exists():
+        return []
+    if not root.is_dir():
+        raise IrfairInputError(root, None, "the cache folder is a file, expected a folder")
+    _listing(root)
+    return [_report(kind, item, verify) for kind, item in _items(root, kinds)]
 
 
 def _lock_for(kind_folder: Path, item: Path) -> FileLock:
@@ -74,23 +125,58 @@ def _lock_for(kind_folder: Path, item: Path) -> FileLock:
     return FileLock(str(kind_folder / f".{name}{LOCK_SUFFIX}"))
 
 
-def clear(cache_dir: CacheDir = None, kinds: Iterable[str] = KINDS) -> tuple[list[EntryReport], list[EntryReport]]:
-    """Remove every item of the given kinds; returns ``(removed, skipped because a process holds their lock)``."""
+@dataclass(frozen=True)
+class Cleared:
+    """What :func:`clear` did: entries removed, entries kept because a process held their lock, foreign
+    items left as they are, and folders where files irfair did not write (found inside its entries) were kept."""
+
+    removed: list[EntryReport]
+    busy: list[EntryReport]
+    foreign: list[EntryReport]
+    kept: list[Path]
+
+
+def holds_irfair_entries(cache_dir: CacheDir = None) -> bool:
+    """Whether the cache folder holds anything irfair wrote (an entry, a build leftover or a lock) of any kind."""
     root = resolve_cache_dir(cache_dir)
-    removed, busy = [], []
-    for kind, item in _items(root, kinds) if root is not None else []:
-        report = EntryReport(kind, item, UNFINISHED, None, None, _size(item))
-        lock = _lock_for(root / kind, item)
+    if root is None or not root.is_dir():
+        return False
+    for kind in KINDS:
+        folder = root / kind
+        if folder.is_dir() and not folder.is_symlink():
+            if any(_is_lock(item) or _is_leftover(item) or _is_entry(item) for item in _listing(folder)):
+                return True
+    return False
+
+
+def clear(cache_dir: CacheDir = None, kinds: Iterable[str] = KINDS) -> Cleared:
+    """Remove irfair's entries and build leftovers of the given kinds, each under its lock; foreign items
+    are left as they are."""
+    root = resolve_cache_dir(cache_dir)
+    removed, busy, foreign, kept = [], [], [], []
+    for report in scan(root, kinds=kinds) if root is not None else []:
+        if report.state == FOREIGN:
+            foreign.append(report)
+            continue
+        lock = _lock_for(root / report.kind, report.path)
         try:
             lock.acquire(blocking=False)
         except Timeout:
             busy.append(report)
             continue
         try:
-            aside = item.parent / f"{OLD_PREFIX}{item.name}-clear-{os.getpid()}"
-            os.rename(item, aside)
-            remove_path(aside)
+            if report.path.name.startswith(BUILD_PREFIX):
+                remove_path(report.path)
+            else:
+                entry_folder = report.path.parent / (_LEFTOVER.match(report.path.name) or [None, report.path.name])[1]
+                aside = report.path
+                if report.state != UNFINISHED:
+                    aside = report.path.parent / f"{OLD_PREFIX}{report.path.name}-clear-{os.getpid()}"
+                    os.rename(report.path, aside)
+                left = dispose(aside, entry_folder)
+                if left is not None:
+                    kept.append(left)
             removed.append(report)
         finally:
             lock.release()
-    return removed, busy
+    return Cleared(removed, busy, foreign, kept)

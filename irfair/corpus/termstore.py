@@ -126,8 +126,7 @@ class TermStore:
         try:
             self._refresh_once()
         except EntryDamaged as damage:
-            self.entry.report_damaged(damage.reason)
-            self.entry.discard()
+            self.entry.discard_damaged(damage.reason)
             self._set(Contents([], [], set(), False), None)
 
     def _append_block(self, ids: list[str], block: Block) -> None:
