@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import IrfairInputError, MissingExtraError
+from .settings import from_environment
 
 VECTOR_MODULE_OPTION = "--add-modules=jdk.incubator.vector"
 HEAP_ENV = "IRFAIR_JAVA_HEAP"
@@ -33,8 +34,8 @@ class JavaVersionError(RuntimeError):
 
 
 def java_heap() -> str:
-    """The JVM's maximum heap, e.g. ``2g`` (``$IRFAIR_JAVA_HEAP``)."""
-    return os.environ.get(HEAP_ENV, "2g")
+    """The JVM's maximum heap, e.g. ``2g`` (``$IRFAIR_JAVA_HEAP``, checked)."""
+    return from_environment("java_heap") or "2g"
 
 
 @lru_cache(maxsize=1)
@@ -56,7 +57,7 @@ def prepare_java() -> Path:
         jnius_config.add_options = add_options
         if not any(str(o).startswith("-Xmx") for o in jnius_config.get_options()):
             original_add(f"-Xmx{java_heap()}")
-        if os.environ.get(VERBOSE_ENV) != "1":
+        if not from_environment("java_verbose"):
             from importlib import resources
 
             quiet = resources.files("irfair").joinpath("data/java-logging-quiet.properties")

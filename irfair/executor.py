@@ -16,36 +16,35 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 
 from .errors import IrfairInputError, MissingExtraError
+from .settings import SETTINGS, from_environment, parse
 
-SCHEDULER_ENV = "IRFAIR_SCHEDULER"
-
-
-JOBS_ENV = "IRFAIR_JOBS"
+SCHEDULER_ENV = SETTINGS["scheduler"].env
+JOBS_ENV = SETTINGS["jobs"].env
 
 
 def default_jobs() -> int:
-    """Workers for parallel work: ``$IRFAIR_JOBS`` when set (the CLI's ``--jobs``), else the CPUs this
-    process may use."""
-    configured = os.environ.get(JOBS_ENV, "").strip()
-    if configured.isdigit() and int(configured) >= 1:
-        return int(configured)
+    """Workers for parallel work: ``$IRFAIR_JOBS`` when set (the CLI's ``--jobs``; checked), else the CPUs
+    this process may use."""
+    configured = from_environment("jobs")
+    if configured is not None:
+        return configured
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def scheduler_of(scheduler: str | None = None) -> str | None:
+    """The Dask scheduler to use: ``scheduler`` when given (checked), else ``$IRFAIR_SCHEDULER`` (checked), else None."""
+    return check_scheduler(scheduler) if scheduler is not None else from_environment("scheduler")
 
 
 def uses_workers(jobs: int, scheduler: str | None = None) -> bool:
     """Whether :func:`executor` would hand work to other processes: more than one job, or a scheduler given
     here or in ``$IRFAIR_SCHEDULER``."""
-    return jobs > 1 or scheduler is not None or bool(os.environ.get(SCHEDULER_ENV))
-
-
-SCHEDULER_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://")
+    return parse("jobs", jobs) > 1 or scheduler_of(scheduler) is not None
 
 
 def check_scheduler(scheduler: str) -> str:
     """``scheduler`` when it is ``"local"`` or a Dask address (``tcp://host:8786``, ...); IrfairInputError otherwise."""
-    if scheduler != "local" and not scheduler.startswith(SCHEDULER_SCHEMES):
-        raise IrfairInputError(None, None, f"scheduler must be 'local' or an address such as tcp://host:8786, not {scheduler!r}")
-    return scheduler
+    return parse("scheduler", scheduler)
 
 
 def _dask_client(scheduler: str, jobs: int):
@@ -78,10 +77,8 @@ def executor(jobs: int | None = None, scheduler: str | None = None) -> Iterator[
     """A context giving ``map(function, inputs)``, which yields ``function(input)`` in input order.
 
     ``function`` must be a module-level function (it is pickled to the workers)."""
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise IrfairInputError(None, None, f"jobs must be at least 1, not {jobs}")
-    scheduler = scheduler or os.environ.get(SCHEDULER_ENV) or None
+    jobs = default_jobs() if jobs is None else parse("jobs", jobs)
+    scheduler = scheduler_of(scheduler)
     if scheduler is not None:
         client, cluster = _dask_client(scheduler, jobs)
         try:

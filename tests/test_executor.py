@@ -17,9 +17,9 @@ def test_local_executors_keep_input_order(jobs):
 
 def test_bad_settings_are_input_errors(monkeypatch):
     monkeypatch.delenv("IRFAIR_SCHEDULER", raising=False)
-    with pytest.raises(IrfairInputError, match="jobs must be at least 1"):
+    with pytest.raises(IrfairInputError, match="^jobs=0: expected a positive integer$"):
         with executor(0):
             pass
-    with pytest.raises(IrfairInputError, match="scheduler must be 'local' or an address"):
+    with pytest.raises(IrfairInputError, match="^scheduler='my-cluster': expected 'local' or a Dask scheduler address"):
         with executor(1, "my-cluster"):
             pass

@@ -29,6 +29,7 @@ from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
 from ..measures.gsr import fit_gsr, paired_gsr_test
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
+from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from .baselines import perfect_run, random_run
 from .bias import BiasCounter, GenderWordsSource, bias_setup
@@ -84,6 +85,7 @@ def audit(
     as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported with an
     :class:`IrfairWarning`, or raised as an error with ``strict=True`` (``--strict``).
     """
+    check_environment()
     _check_options(depth, query_field)
     labels = measure_labels(measures)
     bias = bias_setup(bias_measures, gender_words)

@@ -7,17 +7,17 @@ entry is keyed, published, validated and rebuilt is in :mod:`irfair.cache.entry`
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Protocol
 
 from ..atomic import safe_filename
 from ..errors import IrfairInputError
 from ..paths import make_folder
+from ..settings import SETTINGS, default_cache_folder, from_environment
 from .entry import CacheEntry, report
 from .manifest import EntryDamaged, Manifest
 
-CACHE_ENV = "IRFAIR_CACHE"
+CACHE_ENV = SETTINGS["cache_dir"].env
 
 CacheDir = str | Path | None | bool
 
@@ -42,9 +42,8 @@ class Fingerprinted(Protocol):
 
 
 def default_cache_dir() -> Path:
-    """``$IRFAIR_CACHE`` when set, else ``~/.cache/irfair``."""
-    configured = os.environ.get(CACHE_ENV)
-    return Path(configured) if configured else Path.home() / ".cache" / "irfair"
+    """``$IRFAIR_CACHE`` when set, else ``~/.cache/irfair`` (IrfairInputError when HOME gives no usable place)."""
+    return default_cache_folder()
 
 
 def resolve_cache_dir(cache_dir: CacheDir = None) -> Path | None:
@@ -63,7 +62,10 @@ def writable_cache_dir(cache_dir: CacheDir = None) -> Path | None:
     if isinstance(cache_dir, str) and not cache_dir.strip():
         raise IrfairInputError(None, None, "the cache folder is an empty path")
     folder = resolve_cache_dir(cache_dir)
-    return None if folder is None else make_folder(folder, "cache folder")
+    if folder is None:
+        return None
+    configured = cache_dir is None and from_environment("cache_dir") is not None
+    return make_folder(folder, f"cache folder (${CACHE_ENV})" if configured else "cache folder")
 
 
 def entry_key(source: Fingerprinted) -> str:

@@ -17,6 +17,7 @@ import warnings
 
 from .. import __version__
 from ..errors import IrfairInputError, IrfairWarning, MissingExtraError, one_line
+from ..settings import check_environment
 from . import options
 
 COMMANDS = ("audit", "genderedness", "rank", "index", "train", "study", "fairness", "demo", "pyserini", "cache")
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             warnings.showwarning = _one_line_warnings(original)
             args = build_parser().parse_args(argv)  # --help, --version and bad options exit here, as argparse does
             args.command_line = shlex.join(["irfair", *(sys.argv[1:] if argv is None else argv)])
+            check_environment()  # every IRFAIR_* variable, before any work
             options.apply_output_options(args)
             code = _command(args.command).run(args)
             sys.stdout.flush()

@@ -6,15 +6,16 @@ import os
 import sys
 
 from ..cache import CacheDir, writable_cache_dir
-from ..executor import JOBS_ENV, SCHEDULER_ENV, check_scheduler
+from ..executor import JOBS_ENV, SCHEDULER_ENV
 from ..paths import writable_file, writable_folder
 from ..rankers import RankerSpec
 from ..rankers.registry import Parameter
+from ..settings import SETTINGS
 from ..trec import QUERY_FIELDS
 
 DEFAULT_EMBEDDINGS = "w2v-gnews-26k"
 OUTPUT_FORMATS = ("table", "tsv", "json")
-JAVA_VERBOSE_ENV = "IRFAIR_JAVA_VERBOSE"  # read by irfair.anserini before Java starts
+JAVA_VERBOSE_ENV = SETTINGS["java_verbose"].env  # read by irfair.anserini before Java starts
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -41,9 +42,9 @@ def output_options() -> argparse.ArgumentParser:
 def parallel_options() -> argparse.ArgumentParser:
     """``--jobs`` and ``--scheduler`` for the commands that tokenise corpora or rank them."""
     parent = argparse.ArgumentParser(add_help=False)
-    parent.add_argument("--jobs", type=positive_int, default=None,
+    parent.add_argument("--jobs", type=setting_type("jobs"), default=None,
                         help="worker processes for the corpus pass and embedding ranking (default: every CPU; $IRFAIR_JOBS)")
-    parent.add_argument("--scheduler", default=None,
+    parent.add_argument("--scheduler", type=setting_type("scheduler"), default=None,
                         help="run that work on Dask: 'local' (a LocalCluster of --jobs workers) or an address such as "
                              "tcp://host:8786 (default: $IRFAIR_SCHEDULER, else local processes)")
     return parent
@@ -57,7 +58,7 @@ def apply_output_options(args: argparse.Namespace) -> None:
     if getattr(args, "jobs", None) is not None:
         os.environ[JOBS_ENV] = str(args.jobs)
     if getattr(args, "scheduler", None):
-        os.environ[SCHEDULER_ENV] = check_scheduler(args.scheduler)
+        os.environ[SCHEDULER_ENV] = args.scheduler
 
 
 def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None:
@@ -81,6 +82,20 @@ def _integer(text: str, low: int, message: str) -> int:
     if value < low:
         raise argparse.ArgumentTypeError(f"{message}, found {text!r}")
     return value
+
+
+def setting_type(name: str):
+    """The argparse type of an irfair setting (:data:`irfair.settings.SETTINGS`): the one check of its value,
+    whether it comes from this flag or from its environment variable."""
+    setting = SETTINGS[name]
+
+    def convert(text: str):
+        try:
+            return setting.parse(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {setting.expected}, found {text!r}") from None
+    convert.__name__ = name
+    return convert
 
 
 def depth_type(text: str) -> str | int:

@@ -10,6 +10,7 @@ from typing import Protocol
 from ..cache import CacheDir, writable_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..errors import IrfairInputError
+from ..settings import check_environment
 from ..trec import Qrels, Run, as_qrels
 from .registry import EMBEDDING, LEXICAL, NEURAL, RANKERS, RankerSpec
 
@@ -86,6 +87,7 @@ def make_ranker(name: str, *, corpus, embeddings=None, variant: str = "regular",
     neural rankers (cross-validated training); ``cache_dir``: a folder, ``None`` for the default cache
     folder, ``False`` for none (the lexical rankers then need ``index``).
     """
+    check_environment()
     spec = RANKERS.get(name)
     if spec is None:
         raise IrfairInputError(None, None, f"unknown ranker {name!r}: expected one of {', '.join(RANKERS)}")

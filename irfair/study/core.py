@@ -16,6 +16,7 @@ from ..cache import CacheDir, writable_cache_dir
 from ..corpus import TermStore, open_corpus
 from ..embeddings import load_embeddings
 from ..paths import writable_folder
+from ..settings import check_environment
 from ..trec import as_qrels, as_topics, read_run, relevant_docs
 from .plan import StudyConfig, SystemSpec, plan
 from .report import write_study
@@ -62,19 +63,20 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
 
     ``cache_dir``: a folder, ``None`` for the default cache folder, ``False`` for none (the lexical
     rankers need one for their Lucene index)."""
+    check_environment()
     config = config or StudyConfig()
     out = writable_folder(out_dir, "study folder")
     cache = writable_cache_dir(cache_dir)
     corpus_obj = open_corpus(corpus)
     topic_map, qrel_map = as_topics(topics), as_qrels(qrels)
+    specs = plan(config)
+    measuring = {emb: load_embeddings(emb, cache) for emb in config.measure_embeddings}  # bad names fail before any run
     runs_dir = out / "runs"
     runs_dir.mkdir(parents=True, exist_ok=True)
-    specs = plan(config)
     store = TermStore.for_corpus(corpus_obj, cache)
     paths = build_runs(specs, corpus_obj, store, topic_map, qrel_map, config, runs_dir, cache_dir, progress, log)
     runs = {s.name: read_run(paths[s.name], name=s.name) for s in specs}
 
-    measuring = {emb: load_embeddings(emb, cache) for emb in config.measure_embeddings}
     audits = {}
     for emb, vectors in measuring.items():
         log(f"auditing {len(runs)} runs with {emb}")

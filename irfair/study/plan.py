@@ -66,6 +66,9 @@ class StudyConfig:
             raise IrfairInputError(None, None, f"neural rankers must be among {', '.join(rankers_of(NEURAL))}")
         if not self.measure_embeddings:
             raise IrfairInputError(None, None, "the study needs at least one measuring embedding set")
+        if not (self.lexical or self.neural or self.ranker_embeddings):
+            raise IrfairInputError(None, None, "the study has no ranker left: --no-lexical, --neural none and an empty "
+                                               "--ranker-embeddings leave none (lexical=False, neural=(), ranker_embeddings=())")
         if self.query_field not in QUERY_FIELDS:
             raise IrfairInputError(None, None, f"query field must be one of {', '.join(QUERY_FIELDS)}")
         for name in ("depth", "neural_candidates", "neural_epochs", "threads"):

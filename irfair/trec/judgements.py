@@ -8,7 +8,18 @@ from pathlib import Path
 from ..errors import IrfairInputError
 from . import irdatasets
 from .files import Qrels, read_qrels
-from .shapes import DOC_COLUMNS, GRADE_COLUMNS, QID_COLUMNS, QUERY_COLUMNS, frame_column, grade_value, is_frame, is_ranx, is_record
+from .shapes import (
+    DOC_COLUMNS,
+    GRADE_COLUMNS,
+    QID_COLUMNS,
+    QUERY_COLUMNS,
+    check_numeric_column,
+    frame_column,
+    grade_value,
+    is_frame,
+    is_ranx,
+    is_record,
+)
 from .topics import Topic, read_topics
 
 
@@ -29,6 +40,7 @@ def as_qrels(qrels) -> Qrels:
         qid_column = frame_column(qrels, QID_COLUMNS, "query ids", "qrels")
         doc_column = frame_column(qrels, DOC_COLUMNS, "document ids", "qrels")
         grade_column = frame_column(qrels, GRADE_COLUMNS, "relevance grades", "qrels")
+        check_numeric_column(qrels, grade_column, "integer relevance grades", "qrels", cast="int")
         rows = zip(qrels[qid_column], qrels[doc_column], qrels[grade_column])
         return _qrels_from_rows("qrels", rows)
     if isinstance(qrels, Iterable):

@@ -11,7 +11,18 @@ from pathlib import Path
 
 from ..errors import IrfairInputError
 from .files import Run, read_run, trec_eval_order
-from .shapes import DOC_COLUMNS, QID_COLUMNS, frame_column, is_doc_list, is_frame, is_number, is_ranx, is_record, score_value
+from .shapes import (
+    DOC_COLUMNS,
+    QID_COLUMNS,
+    check_numeric_column,
+    frame_column,
+    is_doc_list,
+    is_frame,
+    is_number,
+    is_ranx,
+    is_record,
+    score_value,
+)
 
 SHAPES = ("a TREC run file, a Run, {qid: {doc_id: score}}, {qid: [doc_id, ...]}, a DataFrame (qid, docno, score), "
           "a ranx.Run or ir_measures ScoredDoc records")
@@ -132,6 +143,7 @@ def _run_from_frame(name: str, frame) -> Run:
     doc_column = frame_column(frame, DOC_COLUMNS, "document ids", where)
     if "score" not in frame.columns:
         raise IrfairInputError(where, None, f"expected a 'score' column (irfair ranks by score, as trec_eval); found {list(frame.columns)}")
+    check_numeric_column(frame, "score", "numbers", where)
     scores: dict[str, dict[str, float]] = {}
     for row, (qid, doc, value) in enumerate(zip(frame[qid_column], frame[doc_column], frame["score"])):
         docs = scores.setdefault(str(qid), {})

@@ -55,6 +55,18 @@ def grade_value(value, where: str) -> int:
     raise IrfairInputError("qrels", None, f"{where}: relevance grade must be an integer, found {value!r}")
 
 
+def check_numeric_column(frame, column: str, what: str, where: str, cast: str = "float") -> None:
+    """IrfairInputError when the DataFrame column ``column`` holds text (or any other non-numbers) instead of ``what``."""
+    import pandas
+
+    if not pandas.api.types.is_numeric_dtype(frame[column]) or pandas.api.types.is_bool_dtype(frame[column]):
+        values = frame[column]
+        example = next((v for v in values if not is_number(v)), values.iloc[0] if len(values) else None)
+        kind = "text" if isinstance(example, str) else f"{frame[column].dtype} values"
+        raise IrfairInputError(where, None, f"the {column!r} column holds {kind} (e.g. {example!r}), expected {what}: "
+                                            f"convert it first, e.g. frame[{column!r}].astype({cast})")
+
+
 def frame_column(frame, names: Sequence[str], what: str, where: str) -> str:
     """The one column of ``names`` that holds ``what``; two present must agree on every row."""
     present = [c for c in names if c in frame.columns]
