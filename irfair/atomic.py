@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -36,28 +38,85 @@ def write_text(path: str | Path, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+class WriteFailed(OSError):
+    """Writing ``filename`` failed (a full disk, a refused write); what was half written was removed."""
+
+
+@contextmanager
+def naming_target(private: Path, target: Path) -> Iterator[None]:
+    """Re-raise an OSError about a file inside the private folder ``private`` (a staging or build folder,
+    removed on the way out), or about no file at all (a write to an open file), as :class:`WriteFailed`
+    about ``target``, the place the user knows."""
+    try:
+        yield
+    except OSError as exc:
+        if not isinstance(exc, WriteFailed) and (not exc.filename or str(exc.filename).startswith(str(private))):
+            raise WriteFailed(exc.errno, exc.strerror or str(exc), str(target)) from None
+        raise
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its ancestors that do not exist yet, deepest first."""
+    missing = []
+    current = folder.absolute()
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    return missing
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP back while the block runs (delivered right after it), so that a
+    set of renames is never cut in the middle; a no-op outside the main thread."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]]) -> list[Path]:
     """Write a set of files into ``out_dir`` all-or-nothing.
 
-    Each writer gets a temporary path to fill; only when every writer has succeeded are the files
-    moved into ``out_dir``. Returns the final paths.
+    Each writer gets a temporary path to fill inside a staging folder; only when every writer has
+    succeeded are the files moved into ``out_dir`` (with signals held back, so that the moves are not
+    cut in the middle). On any failure (a full disk, a signal) the staging folder is removed, and so are
+    the folders this call created. Returns the final paths.
     """
     out = Path(out_dir)
+    created = _missing_folders(out)
     out.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".irfair-staging-", dir=out))
+    staging: Path | None = None
+    done = False
     try:
+        staging = Path(tempfile.mkdtemp(prefix=".irfair-staging-", dir=out))
         staged = {}
         for name, writer in writers.items():
             tmp = staging / name
-            tmp.parent.mkdir(parents=True, exist_ok=True)
-            writer(tmp)
+            with naming_target(staging, out / name):
+                tmp.parent.mkdir(parents=True, exist_ok=True)
+                writer(tmp)
             staged[name] = tmp
+        for name in staged:
+            (out / name).parent.mkdir(parents=True, exist_ok=True)
         final = []
-        for name, tmp in staged.items():
-            dest = out / name
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp, dest)
-            final.append(dest)
+        with _signals_held():
+            for name, tmp in staged.items():
+                os.replace(tmp, out / name)
+                final.append(out / name)
+        done = True
         return final
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        if not done:
+            for folder in created:
+                try:
+                    folder.rmdir()
+                except OSError:
+                    break

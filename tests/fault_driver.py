@@ -5,10 +5,13 @@
 KIND names what is built (``embeddings FILE``, ``terms CORPUS``, ``docvectors CORPUS``, ``debiased FILE``,
 ``lucene CORPUS``, ``cli ARGV...``); POINT where the process is stopped: ``build`` (inside the build of
 the entry, while its files are written), ``manifest`` (files written, manifest not yet), ``swap`` (the old
-entry moved aside, the new one not yet in place), ``published`` (published, lock still held) or
+entry moved aside, the new one not yet in place), ``published`` (published, lock still held),
+``outputs`` (the fifth output file of ``--out`` written into its staging folder, the others not yet) or
 ``none`` (a term store is published every 100 documents here, and stopped at its second publication);
-SIGNAL is ``KILL`` (SIGKILL: nothing runs after it) or ``INT`` (Ctrl-C). The stop comes from
-the process itself, at exactly that point, so the tests are deterministic.
+SIGNAL is ``KILL`` (SIGKILL: nothing runs after it), ``INT`` (Ctrl-C), ``TERM`` (kill, timeout, Slurm,
+systemd) or ``HUP`` (a closed terminal). The stop comes from the process itself, at exactly that point,
+so the tests are deterministic. POINT ``fsize=N`` instead stops nothing: files written by the process
+cannot grow past N bytes (writes beyond fail with EFBIG, as on a full disk).
 """
 from __future__ import annotations
 
@@ -18,10 +21,13 @@ import sys
 from pathlib import Path
 
 
+SIGNALS = {"KILL": signal.SIGKILL, "INT": signal.SIGINT, "TERM": signal.SIGTERM, "HUP": signal.SIGHUP}
+
+
 def stop(sig: int) -> None:
     os.kill(os.getpid(), sig)
-    if sig == signal.SIGINT:
-        return  # KeyboardInterrupt is raised at the next bytecode
+    if sig != signal.SIGKILL:
+        return  # the handler raises at the next bytecode (KeyboardInterrupt, or the CLI's Terminated)
     raise AssertionError("still alive after SIGKILL")
 
 
@@ -59,6 +65,34 @@ def patch_generic(point: str, sig: int, nth: int) -> None:
         entry._swap_in = swap
     elif point == "published":
         entry.CacheEntry.publish = published
+
+
+def patch_outputs(sig: int, nth: int = 5) -> None:
+    """Stop once the ``nth`` output file of the command has been written into its staging folder."""
+    from irfair import atomic
+
+    write_outputs = atomic.write_outputs
+
+    def stopping(out_dir, writers):
+        calls = []
+
+        def wrapped(write):
+            def run(path):
+                write(path)
+                calls.append(path)
+                if len(calls) == nth:
+                    stop(sig)
+            return run
+        return write_outputs(out_dir, {name: wrapped(write) for name, write in writers.items()})
+    atomic.write_outputs = stopping
+
+
+def limit_file_size(limit: int) -> None:
+    """Writes past ``limit`` bytes fail with EFBIG (SIGXFSZ ignored): every writer meets a full disk."""
+    import resource
+
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
 def patch_build(kind: str, sig: int) -> None:
@@ -136,13 +170,17 @@ def run(kind: str, cache: Path, args: list[str]) -> int:
 
 def main() -> int:
     kind, point, sig_name, cache, *args = sys.argv[1:]
-    sig = {"KILL": signal.SIGKILL, "INT": signal.SIGINT}[sig_name]
+    sig = SIGNALS[sig_name]
     if kind in ("terms", "cli"):
         import irfair.corpus.termstore as termstore
 
         termstore.DEFAULT_SHARD_SIZE = 100  # several publications of one store
     if point == "build":
         patch_build("terms" if kind == "cli" else kind, sig)
+    elif point == "outputs":
+        patch_outputs(sig)
+    elif point.startswith("fsize="):
+        limit_file_size(int(point.split("=")[1]))
     elif point != "none":
         patch_generic(point, sig, nth=2 if kind == "terms" else 1)
     return run(kind, Path(cache), args)

@@ -30,7 +30,7 @@ from typing import TypeVar
 
 from filelock import FileLock, Timeout
 
-from ..atomic import safe_filename
+from ..atomic import naming_target, safe_filename
 from ..errors import one_line
 from .manifest import (
     FORMAT_VERSION,
@@ -186,7 +186,8 @@ class CacheEntry:
         self.parent.mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix=f"{BUILD_PREFIX}{self.name}-", dir=self.parent))
         try:
-            yield folder
+            with naming_target(folder, self.folder):
+                yield folder
         finally:
             remove_path(folder)
 

@@ -93,12 +93,23 @@ def _items(root: Path, kinds: Iterable[str]) -> list[tuple[str, Path]]:
     return items
 
 
+def _why_foreign(item: Path) -> str:
+    if not _ENTRY.match(item.name):
+        return "not written by irfair (not an irfair entry name)"
+    try:
+        os.listdir(item)
+    except NotADirectoryError:
+        return "not written by irfair (a file, not an entry folder)"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc}), so nothing proves irfair wrote it"
+    return "not written by irfair (no MANIFEST.json)"
+
+
 def _report(kind: str, item: Path, verify: bool) -> EntryReport:
     if _is_leftover(item):
         return EntryReport(kind, item, UNFINISHED, "left by a killed build, or being built now", None, _size(item))
     if not _is_entry(item):
-        why = "not an irfair entry name" if not _ENTRY.match(item.name) else "no MANIFEST.json"
-        return EntryReport(kind, item, FOREIGN, f"not written by irfair ({why}); left as it is", None, _size(item))
+        return EntryReport(kind, item, FOREIGN, f"{_why_foreign(item)}; left as it is", None, _size(item))
     try:
         return EntryReport(kind, item, OK, None, validate_folder(item, kind, every_checksum=verify), _size(item))
     except EntryDamaged as damage:

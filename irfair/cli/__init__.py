@@ -2,20 +2,29 @@
 ``configure(parser)`` and ``run(args) -> exit code``; it parses, calls the library and prints.
 
 Whatever goes wrong ends in one line on stderr: bad input or a bad option ``irfair: error: ...``
-(exit 2), Ctrl-C ``irfair: interrupted`` (exit 130; files and cache entries are written atomically, so
-nothing half-written stays). Output cut by a closed pipe (``| head``) ends quietly (exit 0). Warnings
-of irfair (documented decisions) are one line ``irfair: warning: ...``.
+(exit 2), a file the system refuses to read or write (unreadable, disk full) ``irfair: error: PATH:
+REASON`` (exit 2), Ctrl-C ``irfair: interrupted`` (exit 130), SIGTERM or SIGHUP (``kill``, ``timeout``,
+Slurm, systemd, a closed terminal) ``irfair: terminated (SIGTERM)`` (exit 128 + the signal's number:
+143, 129). Files and cache entries are written atomically and staging folders are removed on the way
+out, so nothing half-written stays. Output cut by a closed pipe (``| head``) ends quietly (exit 0).
+Warnings of irfair (documented decisions) are one line ``irfair: warning: ...``.
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import shlex
+import signal
 import sys
+import threading
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .. import __version__
+from ..atomic import WriteFailed
 from ..errors import IrfairInputError, IrfairWarning, MissingExtraError, one_line
 from ..settings import check_environment
 from . import options
@@ -30,6 +39,48 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str):
         _error(f"error: {message} (see {self.prog} --help)")
         raise SystemExit(2)
+
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: raised in the main thread, like KeyboardInterrupt, so that every
+    ``finally`` (staging folders, locks) runs on the way out."""
+
+    def __init__(self, signum: int) -> None:
+        self.signum = signum
+        super().__init__(signal.Signals(signum).name)
+
+
+def _terminate(signum, frame):
+    raise Terminated(signum)
+
+
+@contextmanager
+def _termination_as_interrupt() -> Iterator[None]:
+    """Treat SIGTERM and SIGHUP as Ctrl-C is treated, while the command runs (main thread only; the
+    handlers in place before are put back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, _terminate) for signum in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
+def _os_error_line(exc: OSError) -> str:
+    """``PATH: REASON`` for a refused read or write; a failed write says that nothing was left half-written
+    (and, for a full disk or a short write, what to do)."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    reason = exc.strerror or str(exc)
+    if isinstance(exc, WriteFailed) or exc.errno in _FULL:
+        advice = ": free some space, or choose another --out or --cache-dir" if exc.errno in (*_FULL, None) else ""
+        reason += f" (what was being written was removed{advice})"
+    return f"{where}{reason}"
 
 
 def _command(name: str):
@@ -79,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run ``irfair`` with ``argv``; returns the exit code (2 for bad input, one line on stderr)."""
     try:
         original = warnings.showwarning
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _termination_as_interrupt():
             warnings.simplefilter("always", IrfairWarning)
             warnings.showwarning = _one_line_warnings(original)
             args = build_parser().parse_args(argv)  # --help, --version and bad options exit here, as argparse does
@@ -95,12 +146,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except Terminated as exc:
+        _error(f"terminated ({signal.Signals(exc.signum).name})")
+        return 128 + exc.signum
     except BrokenPipeError:
         try:
             _quiet_stdout()
         except (OSError, ValueError):
             pass
         return 0
+    except OSError as exc:
+        _error(f"error: {_os_error_line(exc)}")
+        return 2
 
 
 if __name__ == "__main__":

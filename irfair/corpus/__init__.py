@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..errors import IrfairInputError, MissingExtraError
 from .base import Corpus, FileCorpus, InMemoryCorpus
-from .disks45 import announce, disks45_files
+from .disks45 import announce, disks45_files, walk_files
 from .irdatasets import IrDatasetsCorpus
 from .jsonl import JsonlCorpus
 from .lucene import LuceneIndexCorpus, is_lucene_index
@@ -36,7 +36,7 @@ def _open_folder(path: Path) -> Corpus:
         disks45.other = sorted([*disks45.other, *not_sgml])
         announce(disks45, path)
         return TrecCorpus(disks45.robust04, path.name)
-    files = sorted(p for p in path.rglob("*") if p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts))
+    files = walk_files(path)
     jsonl = [p for p in files if p.name.lower().endswith(_JSONL_ENDINGS)]
     if jsonl:
         return JsonlCorpus(jsonl, path.name)

@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import IrfairInputError
+
 ROBUST04_GLOBS = ("**/FBIS/FB*", "**/FR94/??/FR*", "**/FT/*/FT*", "**/LATIMES/LA*")
 SUB_COLLECTIONS = ("FBIS", "FR94", "FT", "LATIMES")
 
@@ -50,11 +52,16 @@ def sub_collection_of(relative: Path) -> str | None:
     return None
 
 
+def _unreadable(error: OSError):
+    raise IrfairInputError(error.filename, None, f"cannot read this folder of the corpus ({error.strerror or error})")
+
+
 def walk_files(folder: Path) -> list[Path]:
-    """Every file under ``folder`` (symbolic links followed once, hidden names skipped), sorted."""
+    """Every file under ``folder`` (symbolic links followed once, hidden names skipped), sorted; a folder
+    that cannot be read is an IrfairInputError (never skipped in silence)."""
     found: list[Path] = []
     visited: set[str] = set()
-    for root, dirs, files in os.walk(folder, followlinks=True):
+    for root, dirs, files in os.walk(folder, followlinks=True, onerror=_unreadable):
         real = os.path.realpath(root)
         if real in visited:
             dirs[:] = []

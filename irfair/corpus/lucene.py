@@ -10,29 +10,66 @@ document; ``irfair index --pyserini-index`` builds an index that keeps them.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..anserini import prepare_java
 from ..errors import IrfairInputError
+from ..numbers import counted
 from .base import file_stamp
 from .trec_text import document_text, looks_like_trec_document
+
+# every Lucene index file starts with CodecUtil's magic number (big-endian)
+LUCENE_CODEC_MAGIC = b"\x3f\xd7\x6c\x17"
 
 
 def is_lucene_index(path: str | Path) -> bool:
     """True for a folder holding a Lucene index (``segments_*`` files)."""
     folder = Path(path)
-    return folder.is_dir() and any(folder.glob("segments_*"))
+    try:
+        return folder.is_dir() and any(folder.glob("segments_*"))
+    except OSError:
+        return False
+
+
+def check_lucene_index(path: str | Path, what: str = "Lucene index") -> Path:
+    """``path`` when it is a readable Lucene index folder (checked before Java opens it); IrfairInputError
+    saying what it is instead: missing, a file, unreadable, empty, without a ``segments_N`` file, or with
+    one that is not Lucene's."""
+    folder = Path(path)
+    if not folder.exists():
+        raise IrfairInputError(folder, None, f"{what} not found")
+    if not folder.is_dir():
+        raise IrfairInputError(folder, None, f"expected a {what} folder, found a file")
+    try:
+        names = os.listdir(folder)
+    except OSError as exc:
+        raise IrfairInputError(folder, None, f"cannot read the {what} folder ({exc.strerror or exc})") from None
+    segments = sorted(n for n in names if n.startswith("segments_"))
+    if not segments:
+        found = "an empty folder" if not names else f"{counted(len(names), 'file')} but no segments_N file"
+        raise IrfairInputError(folder, None, f"not a {what}: {found} (build one with irfair index, or pyserini/Anserini)")
+    for name in names:
+        try:
+            with open(folder / name, "rb") as handle:
+                head = handle.read(4)
+        except IsADirectoryError:
+            continue
+        except OSError as exc:
+            raise IrfairInputError(folder / name, None, f"cannot read this file of the {what} ({exc.strerror or exc})") from None
+        if name in segments and head != LUCENE_CODEC_MAGIC:
+            raise IrfairInputError(folder / name, None, f"not a Lucene segments file (it does not start with Lucene's "
+                                                        f"codec header): the folder is not a {what}")
+    return folder
 
 
 class LuceneIndexCorpus:
     """Documents read back from a pyserini/Anserini index built with stored raw text."""
 
     def __init__(self, index_dir: str | Path) -> None:
-        self.index_dir = Path(index_dir)
-        if not is_lucene_index(self.index_dir):
-            raise IrfairInputError(self.index_dir, None, "not a Lucene index (no segments_* file)")
+        self.index_dir = check_lucene_index(index_dir)
         self.name = self.index_dir.name
         self._reader = None
         self._noted_fbis = False

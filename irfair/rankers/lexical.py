@@ -8,6 +8,7 @@ Java), so ranking costs what Anserini's CLI costs and never imports pyserini's d
 (torch, transformers); tf-idf, which that CLI lacks, runs in-process through pyjnius."""
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
 from collections.abc import Mapping
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from ..anserini import java_heap, prepare_java, pyserini_jar
 from ..corpus import LuceneIndexCorpus
+from ..corpus.lucene import check_lucene_index
 from ..corpus.lucene_index import build_index
 from ..errors import IrfairInputError
 from ..trec import Run, read_run, trec_eval_order
@@ -64,8 +66,7 @@ class LexicalRanker:
             ]
             completed = subprocess.run(command, capture_output=True, text=True)
             if completed.returncode != 0 or not output.is_file():
-                tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
-                raise RuntimeError("Anserini search failed: " + " | ".join(tail))
+                _search_failed(self.index_dir, completed.stderr or completed.stdout)
             if not output.stat().st_size:
                 return {}
             ranking = read_run(output, name=self.tag).ranking
@@ -77,7 +78,10 @@ class LexicalRanker:
         prepare_java()
         from pyserini.pyclass import JArrayList, autoclass
 
-        searcher = autoclass("io.anserini.search.SimpleSearcher")(str(self.index_dir))
+        try:
+            searcher = autoclass("io.anserini.search.SimpleSearcher")(str(self.index_dir))
+        except Exception as exc:  # jnius.JavaException: Lucene could not open the index
+            _search_failed(self.index_dir, "\n".join([str(exc), *getattr(exc, "stacktrace", [])]))
         searcher.set_bm25(0.9, 0.4)
         searcher.searcher.setSimilarity(autoclass("org.apache.lucene.search.similarities.ClassicSimilarity")())
         query_list, qid_list = JArrayList(), JArrayList()
@@ -97,10 +101,26 @@ class LexicalRanker:
         raise IrfairInputError(None, None, f"{self.kind} ranks the whole index; re-ranking works with the add and si rankers")
 
 
+_INDEX_FAULTS = ("IndexNotFoundException", "CorruptIndexException", "NoSuchFileException", "IndexFormatToo", "AccessDenied",
+                 "EOFException", "DirectoryReader")
+
+
+def _search_failed(index: Path, output: str):
+    """Raise the failure of a Lucene search from what Java printed: IrfairInputError naming the index when
+    Lucene could not read it, with the exception that said why."""
+    lines = [line.strip() for line in output.strip().splitlines()]
+    causes = [line.removeprefix("Caused by: ") for line in lines if line.startswith("Caused by: ")]
+    raised = [line for line in lines if re.search(r"(Exception|Error)\b", line) and not line.startswith("at ")]
+    message = (causes or raised or lines[-1:] or ["no message"])[-1]
+    if any(fault in output for fault in _INDEX_FAULTS):
+        raise IrfairInputError(index, None, f"Lucene cannot read this index ({message})")
+    raise RuntimeError(f"Anserini search failed: {message}")
+
+
 def build(spec: RankerSpec, context, params: dict) -> LexicalRanker:
     """The registry's builder: finds or builds the Lucene index of the context's corpus."""
     if context.index is not None:
-        index = context.index
+        index = check_lucene_index(context.index, "Lucene index (--index)")
     elif isinstance(context.corpus, LuceneIndexCorpus):
         index = context.corpus.index_dir
     elif context.cache_dir is None:
