@@ -20,7 +20,6 @@ import signal
 import sys
 from pathlib import Path
 
-
 SIGNALS = {"KILL": signal.SIGKILL, "INT": signal.SIGINT, "TERM": signal.SIGTERM, "HUP": signal.SIGHUP}
 
 

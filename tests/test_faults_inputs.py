@@ -3,7 +3,6 @@ documented, counted decision) — never a traceback, never a partial output."""
 from __future__ import annotations
 
 import gzip
-import os
 import sys
 
 import numpy as np
@@ -177,15 +176,6 @@ def test_output_file_paths(tmp_path):
     assert line.startswith(f"irfair: error: {tmp_path / 'folder'}: is a folder: expected a file name")
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
-def test_read_only_output_folder(time_run, tmp_path):
-    folder, run = time_run
-    locked = tmp_path / "locked"
-    locked.mkdir(mode=0o555)
-    line = _one_error_line(*run_cli(_audit(folder, run, "--out", locked / "out", "--no-cache"))[::2])
-    assert "cannot write the output folder (--out) here" in line
-
-
 def test_audit_api_checks_the_cache_folder_first(tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(IrfairInputError, match="the cache folder is a file"):
@@ -234,3 +224,41 @@ def test_run_documents_missing_below_the_audited_depth(time_run, tmp_path, w2v):
     with pytest.raises(IrfairInputError, match="NOT-IN-TIME"):
         audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
                      w2v, n_bootstrap=0, cache_dir=False, strict=True, bias_measures=("gsr",))
+
+
+def test_study_settings_that_cannot_work_fail_before_any_run(shared_data, tmp_path):
+    folder = shared_data / "time"
+    base = ["study", "--corpus", folder / "time.trec", "--topics", folder / "topics.time.txt", "--qrels", folder / "qrels.time.txt",
+            "--out", tmp_path / "study", "--cache-dir", tmp_path / "cache", "--quiet"]
+    code, _, err = run_cli([*base, "--measure-embeddings", "w2v-gnews-26k,no-such-vectors"])
+    assert code == 2 and err.startswith("irfair: error: ") and "no-such-vectors" in err and err.count("\n") == 1
+    assert not (tmp_path / "study" / "runs").exists()  # refused before the first run was built
+    code, _, err = run_cli([*base, "--no-lexical", "--neural", "none", "--ranker-embeddings", ""])
+    assert (code, err) == (2, "irfair: error: the study has no ranker left: --no-lexical, --neural none and an empty "
+                              "--ranker-embeddings leave none (lexical=False, neural=(), ranker_embeddings=())\n")
+
+
+@pytest.mark.parametrize(("column", "values", "said"), [
+    ("score", ["16.7323", "3.5"], "the 'score' column holds text (e.g. '16.7323'), expected numbers: convert it first, "
+                                  "e.g. frame['score'].astype(float)"),
+    ("score", [True, False], "the 'score' column holds bool values (e.g. True), expected numbers"),
+    ("score", [1.5, "x"], "the 'score' column holds text (e.g. 'x'), expected numbers"),
+])
+def test_run_frames_whose_scores_are_not_numbers_say_so(column, values, said):
+    import pandas as pd
+
+    from irfair.trec import as_runs
+
+    frame = pd.DataFrame({"qid": ["1", "1"], "docno": ["a", "b"], column: values})
+    with pytest.raises(IrfairInputError, match="^run 'run': " + said.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")
+                       .replace("[", r"\[").replace("]", r"\]")):
+        as_runs(frame)
+
+
+def test_qrels_frames_whose_grades_are_text_say_so():
+    import pandas as pd
+
+    from irfair.trec import as_qrels
+
+    with pytest.raises(IrfairInputError, match=r"^qrels: the 'label' column holds text \(e\.g\. '1'\), expected integer relevance grades"):
+        as_qrels(pd.DataFrame({"qid": ["1"], "docno": ["a"], "label": ["1"]}))
