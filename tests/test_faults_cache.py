@@ -174,6 +174,12 @@ def test_study_run_files_are_reused_only_when_whole_and_built_from_the_same_inpu
     deeper = StudyConfig(ranker_embeddings=(str(inputs.vectors),), variants=("regular",), lexical=False, neural=(), depth=25)
     build(deeper)
     assert log[0] == f"rebuilding {paths['vectors_add']} (built from other inputs or settings)"
-    (tmp_path / f".{paths['vectors_si'].name}.manifest.json").unlink()  # killed between the file and its manifest
+    (tmp_path / f".{paths['vectors_si'].name}.manifest.json").unlink()  # killed between the file and its manifest, or the user's
+    old = paths["vectors_si"].read_bytes()
+    capsys.readouterr()
     build(deeper)
     assert f"rebuilding {paths['vectors_si']} (no manifest: unfinished, or not written by this version of irfair)" in log
+    kept = next(tmp_path.glob("vectors_si.run.kept-*"))  # moved aside, never overwritten
+    assert kept.read_bytes() == old
+    said = f"irfair: {paths['vectors_si']} had no manifest (irfair may not have written it): kept as {kept.name}\n"
+    assert capsys.readouterr().err == said

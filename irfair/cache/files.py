@@ -8,6 +8,8 @@ exists, names the same key and matches the file's size and checksum.
 from __future__ import annotations
 
 import json
+import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -49,11 +51,18 @@ def file_status(path: str | Path, key: Mapping[str, object]) -> tuple[str, bool]
     return "ok", False
 
 
-def write_file_entry(path: str | Path, write: Callable[[Path], None], key: Mapping[str, object]) -> None:
-    """Write ``path`` with ``write(temporary path)`` and record its manifest (see the module docstring)."""
+def write_file_entry(path: str | Path, write: Callable[[Path], None], key: Mapping[str, object]) -> Path | None:
+    """Write ``path`` with ``write(temporary path)`` and record its manifest (see the module docstring).
+    A file already at ``path`` without a manifest (nothing proves irfair wrote it) is not overwritten but
+    moved aside to ``<name>.kept-<n>``, which is returned (None when there was none)."""
     file = Path(path)
+    kept = None
+    if (file.exists() or file.is_symlink()) and not manifest_path(file).exists():
+        kept = file.parent / f"{file.name}.kept-{time.time_ns()}"
+        os.rename(file, kept)
     manifest_path(file).unlink(missing_ok=True)
     with atomic_path(file) as tmp:
         write(tmp)
     record = {"key": _normalised(key), "size": file.stat().st_size, "sha256": file_digest(file)}
     write_text(manifest_path(file), json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return kept

@@ -78,5 +78,7 @@ def build_runs(specs: list[SystemSpec], corpus: Corpus, store: TermStore, topics
         else:
             run = ranker.rank(queries, depth=config.depth)
         run.name = spec.name
-        write_file_entry(paths[spec.name], lambda tmp, run=run, tag=spec.name: write_run(tmp, run, tag=tag), key)
+        kept = write_file_entry(paths[spec.name], lambda tmp, run=run, tag=spec.name: write_run(tmp, run, tag=tag), key)
+        if kept is not None:
+            report(f"{paths[spec.name]} had no manifest (irfair may not have written it): kept as {kept.name}")
     return paths
