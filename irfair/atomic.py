@@ -16,26 +16,23 @@ def safe_filename(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
-@contextmanager
-def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    os.close(handle)
-    tmp = Path(tmp_name)
-    try:
-        yield tmp
-        os.replace(tmp, target)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its ancestors that do not exist yet, deepest first."""
+    missing = []
+    current = folder.absolute()
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    return missing
 
 
-def write_text(path: str | Path, text: str) -> None:
-    """Atomically write ``text`` (UTF-8) to ``path``."""
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (deepest first) while they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
 
 
 class WriteFailed(OSError):
@@ -55,14 +52,32 @@ def naming_target(private: Path, target: Path) -> Iterator[None]:
         raise
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and those of its ancestors that do not exist yet, deepest first."""
-    missing = []
-    current = folder.absolute()
-    while not current.exists() and current != current.parent:
-        missing.append(current)
-        current = current.parent
-    return missing
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed."""
+    target = Path(path)
+    created = _missing_folders(target.parent)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)
+    tmp = Path(tmp_name)
+    done = False
+    try:
+        with naming_target(tmp, target):
+            yield tmp
+        os.replace(tmp, target)
+        done = True
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+        if not done:
+            _remove_empty(created)
+
+
+def write_text(path: str | Path, text: str) -> None:
+    """Atomically write ``text`` (UTF-8) to ``path``."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
 
 
 @contextmanager
@@ -115,8 +130,4 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         if not done:
-            for folder in created:
-                try:
-                    folder.rmdir()
-                except OSError:
-                    break
+            _remove_empty(created)

@@ -187,3 +187,13 @@ def test_the_unprivileged_runner_really_drops_the_right_to_read_anything(tmp_pat
     secret.chmod(0)
     done = subprocess.run([*UNPRIVILEGED, sys.executable, "-c", f"open({str(secret)!r}).read()"], capture_output=True, text=True)
     assert done.returncode == 1 and "PermissionError" in done.stderr
+
+
+def test_a_full_disk_while_a_run_file_is_written(inputs, tmp_path):
+    out = tmp_path / "new" / "add.run"
+    failed = run_driver("cli", "fsize=20000", "TERM", tmp_path / "unused", "rank", "--ranker", "add", "--no-cache", "--quiet",
+                        "--corpus", inputs.folder / "time.trec", "--topics", inputs.folder / "topics.time.txt",
+                        "--embeddings", inputs.vectors, "--out", out)
+    assert (failed.returncode, failed.stderr) == (2, f"irfair: error: {out}: File too large (what was being written was removed: "
+                                                     "free some space, or choose another --out or --cache-dir)\n")
+    assert not (tmp_path / "new").exists()
