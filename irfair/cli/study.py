@@ -31,12 +31,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of training, the bootstrap and the random run")
     options.add_query_field(p)
+    p.add_argument("--wide", action="store_true",
+                   help="print the whole GSR table (every measuring embedding side by side, relative GSR with its CI) "
+                        "instead of one table of at most 100 columns per embedding")
     options.add_cache(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..study import StudyConfig, run_study
-    from ..study.report import compact_gsr, to_markdown
+    from ..study.report import terminal_text
 
     options.check_paths(args, folders=("out",))
     config = StudyConfig(
@@ -48,11 +51,6 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
                        progress=options.progress(args), log=options.log(args))
-    print(to_markdown(compact_gsr(result.gsr)))
-    for emb, audit in result.audits.items():
-        if audit.relative_gsr_note:
-            print(f"relative_gsr_pct [{emb}]: {audit.relative_gsr_note}")
-    print()
-    print(to_markdown(result.reliability))
+    print(terminal_text(result, wide=args.wide), end="")
     print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md; open report.html in a browser)")
     return 0
