@@ -27,6 +27,8 @@ $(STAMP): $(CORE)
 install: $(STAMP)
 
 demo: $(CORE)
+	@echo "irfair demo: writes demo/ and fills about 111 MB under the cache folder (\$$IRFAIR_CACHE, else ~/.cache/irfair);"
+	@echo "             '$(BIN)/irfair cache clear' empties it"
 	$(BIN)/irfair demo --out demo
 
 # headless Chromium (Debian's package) for the test that opens report.html in a real browser
