@@ -11,6 +11,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import re
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,18 +20,21 @@ from typing import IO
 
 from .errors import IrfairInputError
 
-# (kind, leading bytes): data, so that a new format is one more row
-MAGIC = (("gzip", b"\x1f\x8b"), ("bzip2", b"BZh"), ("xz", b"\xfd7zXZ\x00"), ("compress", b"\x1f\x9d"))
+# (kind, leading bytes as a pattern): data, so that a new format is one more row. bzip2's "BZh" alone could
+# begin a text file, so its block size digit and the magic of its first block (or of an empty stream) count too.
+MAGIC = (("gzip", rb"\x1f\x8b"), ("bzip2", rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"), ("xz", rb"\xfd7zXZ\x00"),
+         ("compress", rb"\x1f\x9d"))
+_PATTERNS = tuple((kind, re.compile(pattern)) for kind, pattern in MAGIC)
 # the usual file endings of each kind (lower case): only to name a file without its ending, never to decide
 SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".z": "compress", ".0z": "compress", ".1z": "compress", ".2z": "compress"}
 _OPENERS: dict[str, Callable[[Path], IO[bytes]]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 _DECODERS: dict[str, Callable[[bytes], bytes]] = {"gzip": gzip.decompress, "bzip2": bz2.decompress, "xz": lzma.decompress}
-_HEAD = max(len(magic) for _, magic in MAGIC)
+_HEAD = 10
 
 
 def sniff(head: bytes) -> str | None:
     """The compression of data starting with ``head`` (``"gzip"``, ``"bzip2"``, ``"xz"``, ``"compress"``), or None."""
-    return next((kind for kind, magic in MAGIC if head.startswith(magic)), None)
+    return next((kind for kind, pattern in _PATTERNS if pattern.match(head)), None)
 
 
 def compression_of(path: str | Path) -> str | None:

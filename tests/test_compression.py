@@ -13,11 +13,13 @@ PACKED = {"gzip": gzip.compress(TEXT), "bzip2": bz2.compress(TEXT), "xz": lzma.c
 
 
 def test_magic_numbers():
-    # the leading bytes of each format's specification: RFC 1952 (1f 8b), bzip2 ("BZh"), xz (fd '7zXZ' 00),
+    # the leading bytes of each format's specification: RFC 1952 (1f 8b), bzip2 ("BZh", block size, "1AY&SY"), xz (fd '7zXZ' 00),
     # compress(1) (1f 9d)
-    assert [sniff(data[:6]) for data in PACKED.values()] == ["gzip", "bzip2", "xz"]
+    assert [sniff(data[:10]) for data in PACKED.values()] == ["gzip", "bzip2", "xz"]
     assert sniff(b"\x1f\x9d\x90abc") == "compress"
     assert sniff(b"301 Q0") is None and sniff(b"") is None and sniff(b"\x1f") is None
+    assert sniff(b"BZh5 Q0 doc 1 2.0 run") is None  # a run whose first query id begins "BZh" is text
+    assert sniff(bz2.compress(b"")) == "bzip2"  # an empty stream has its own magic
 
 
 @pytest.mark.parametrize("kind", sorted(PACKED))
@@ -38,7 +40,7 @@ def test_truncated_and_damaged_streams_are_one_line(tmp_path, kind):
     path.write_bytes(PACKED[kind][: len(PACKED[kind]) // 2])
     with pytest.raises(IrfairInputError, match=r"cut\.run: damaged or truncated compressed file"):
         read_bytes(path)
-    path.write_bytes(PACKED[kind][:6] + b"\x00" * 64)
+    path.write_bytes(PACKED[kind][:10] + b"\x00" * 64)
     with pytest.raises(IrfairInputError, match="damaged or truncated compressed file"):
         read_bytes(path)
 
