@@ -150,6 +150,9 @@ def test_a_bad_line_in_a_compressed_run_is_named(tmp_path):
     path.write_bytes(gzip.compress(b"1 Q0 d1 1 2.0 t\n1 Q0 d2 x 1.0 t\n"))
     with pytest.raises(IrfairInputError, match=r"bad\.run\.gz:2: rank must be an integer"):
         read_run(path)
+    path.write_bytes(gzip.compress(bytes(range(256)) * 4))  # a compressed binary file: byte 0x80 follows the first line break
+    with pytest.raises(IrfairInputError, match=r"bad\.run\.gz:2: run file must be UTF-8 text"):
+        read_run(path)
 
 
 def test_a_folder_of_runs_is_its_run_files_sorted(tmp_path):
