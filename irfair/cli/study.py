@@ -15,8 +15,8 @@ EXAMPLE = """example (from the checkout, with ../shared/data beside it; a few mi
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder or ir_datasets id")
-    p.add_argument("--topics", required=True, help="TREC topics file")
-    p.add_argument("--qrels", required=True, help="TREC qrels file")
+    p.add_argument("--topics", required=True, help="TREC topics or qid<TAB>query file, or ir_datasets id")
+    p.add_argument("--qrels", required=True, help="TREC qrels file or ir_datasets id")
     p.add_argument("--out", required=True, help="study folder (runs/ inside it are reused when present)")
     p.add_argument("--ranker-embeddings", default="w2v-gnews-26k,glove-6b-50d",
                    help="comma-separated embedding sets the embedding and neural rankers rank with")
