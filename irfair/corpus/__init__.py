@@ -88,6 +88,6 @@ def open_corpus(spec: str | Path | Mapping[str, str] | Corpus) -> Corpus:
     if path.is_file():
         return _open_file(path)
     text = str(spec)
-    if dataset_id(text) is not None or ("/" in text and not text.startswith((".", "/", "~"))):
+    if ("/" in text and not text.startswith((".", "/", "~"))) or dataset_id(text) is not None:
         return _open_ir_datasets(text)
     raise IrfairInputError(path, None, "corpus not found: expected a file, a folder or an ir_datasets id")

@@ -115,6 +115,8 @@ class IrDatasetsCorpus:
         from ..trec.irdatasets import downloads, placement
 
         handler = self._handler()
+        if handler is None:
+            return
         missing = [target for target, _ in downloads(handler) if target is not None and not Path(target).exists()]
         if missing:
             raise IrfairInputError(self.dataset_id, None, "the documents of this ir_datasets id are not available offline (irfair "

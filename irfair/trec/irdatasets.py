@@ -26,7 +26,8 @@ def dataset_id(spec: str | Path) -> str | None:
         import ir_datasets
     except ImportError:
         return None
-    return text if text in ir_datasets.registry else None
+    registry = getattr(ir_datasets, "registry", None)
+    return text if registry is not None and text in registry else None
 
 
 def not_found(spec: str | Path, what: str) -> IrfairInputError:
