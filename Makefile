@@ -4,8 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 CORE := $(VENV)/.irfair-core
 STAMP := $(VENV)/.irfair-installed
+DOCS_STAMP := $(VENV)/.irfair-docs
 
-.PHONY: install demo test bench runs chromium
+.PHONY: install demo docs test bench runs chromium
 
 # the demo needs only the core package and the data packages
 $(CORE): pyproject.toml Makefile
@@ -27,13 +28,24 @@ $(STAMP): $(CORE)
 install: $(STAMP)
 
 demo: $(CORE)
+	@echo "irfair demo: writes demo/ and fills about 111 MB under the cache folder (\$$IRFAIR_CACHE, else ~/.cache/irfair);"
+	@echo "             '$(BIN)/irfair cache clear' empties it"
 	$(BIN)/irfair demo --out demo
+
+# the documentation site: MkDocs + Material, the API reference from the docstrings, the CLI reference from the
+# argparse parsers (scripts/docs_hooks.py), built strictly (any warning fails) into site/
+$(DOCS_STAMP): $(CORE)
+	$(BIN)/python -m pip install -q -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # headless Chromium (Debian's package) for the test that opens report.html in a real browser
 chromium:
 	command -v chromium >/dev/null 2>&1 || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
-test: install chromium
+test: install chromium docs
 	$(BIN)/ruff check irfair tests scripts
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q -p no:cacheprovider

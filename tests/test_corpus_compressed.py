@@ -45,9 +45,18 @@ def test_unlzw_rejects_damage():
         unlzw(packed[:3] + b"\xff\xff\xff\xff" + packed[7:], "x.Z")
 
 
-def test_compression_by_name():
-    assert [compression_of(n) for n in ("a.gz", "FB396001.Z", "FR940104.0Z", "fr940104.2z", "LA010189", "a.zip")] == [
-        "gzip", "compress", "compress", "compress", None, None]
+def test_compression_by_bytes_not_by_name(tmp_path):
+    import bz2
+    import lzma
+
+    contents = {"gzip": gzip.compress(b"x"), "bzip2": bz2.compress(b"x"), "xz": lzma.compress(b"x"),
+                "compress": compress_z(b"x"), None: b"<DOC>"}
+    found = {}
+    for kind, data in contents.items():
+        for name in ("a.gz", "FB396001.Z", "LA010189", "a.zip"):  # the name never decides
+            (tmp_path / name).write_bytes(data)
+            found.setdefault(kind, set()).add(compression_of(tmp_path / name))
+    assert found == {kind: {kind} for kind in contents}
 
 
 DOC = "<DOC>\n<DOCNO> {1}{0} </DOCNO>\n<TEXT>\nthe nurse said she was tired {0}\n</TEXT>\n</DOC>\n"

@@ -106,3 +106,36 @@ def test_causal_gaps_from_model_uses_the_gaps_papers_swap_list():
 def test_bad_gap_input(call, message):
     with pytest.raises(IrfairInputError, match=message):
         call()
+
+
+def test_gaps_of_every_value_against_the_largest_group_by_hand():
+    """Three groups: a (3 rows), b (2), c (1). Class 1 predictions: a 2/3, b 0/2, c 1/1 → PPR a 2/3, b 0, c 1.
+    TPR (y = 1): a 2/2, b 0/1, c 1/1; FPR (y = 0): a 0/1, b 0/1, c undefined (no y = 0 in c).
+    Reference a (largest): class-1 gaps b −2/3 (PPR), −1 (TPR), 0 (FPR); c +1/3, 0, n/a.
+    Spread of class-1 PPR: 1 − 0 = 1; of class-1 FPR: 0 (c has none, so over a and b)."""
+    from irfair.fairness.gaps import statistical_gaps_by_group
+
+    y = [1, 1, 0, 1, 0, 1]
+    y_hat = [1, 1, 0, 0, 0, 1]
+    groups = ["a", "a", "a", "b", "b", "c"]
+    result = statistical_gaps_by_group(y, y_hat, groups)
+    assert result.groups == ("a", "b", "c") and result.reference_group == "a"
+    assert result.reference_rule == "the largest group (3 rows)" and result.sizes.to_dict() == {"a": 3, "b": 2, "c": 1}
+    assert result.by_group.loc[("PPR", 1)].tolist() == pytest.approx([2 / 3, 0.0, 1.0])
+    assert result.gaps.loc[("b", 1)].tolist() == pytest.approx([-2 / 3, -1.0, 0.0])
+    c = result.gaps.loc[("c", 1)]
+    assert c["PPR"] == pytest.approx(1 / 3) and c["TPR"] == 0.0 and math.isnan(c["FPR"])
+    spread = result.difference()
+    assert spread.loc[1, "PPR"] == pytest.approx(1.0) and spread.loc[1, "FPR"] == 0.0
+    # GapRMS of b over classes 0 and 1 (class 0 mirrors class 1): PPR sqrt((4/9 + 4/9)/2) = 2/3
+    assert result.gap_rms.loc["b", "PPR"] == pytest.approx(2 / 3)
+    chosen = statistical_gaps_by_group(y, y_hat, groups, reference_group="c")
+    assert chosen.reference_rule == "as given" and chosen.gaps.loc[("a", 1), "PPR"] == pytest.approx(-1 / 3)
+    with pytest.raises(IrfairInputError, match="reference group 'd' is not among the group values"):
+        statistical_gaps_by_group(y, y_hat, groups, reference_group="d")
+
+
+def test_largest_group_ties_go_to_the_first_in_sorted_order():
+    from irfair.fairness.gaps import reference_of
+
+    assert reference_of(["b", "a", "b", "a", "c"]) == ("a", "the largest group (2 rows)")

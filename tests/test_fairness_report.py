@@ -129,7 +129,11 @@ GOOD = "gender,y,yhat,p\nF,1,1,0.5\nM,0,0,0.5\n"
         (b"gender,y,yhat\nF,1,1\nM,NaN,1\n", ["--groups", "gender"], "3: column 'y': missing value 'NaN'", True),
         (b"gender,y,yhat\nF,1,1\nM,0,0\nF,yes,1\n", ["--groups", "gender"], "4: column 'y' holds a third value 'yes'", True),
         (b"gender,y,yhat\nF,1,1\nM,0,0\nF,1,1.0\n", ["--groups", "gender"], "4: column 'yhat' holds a third value '1.0'", True),
-        (b"gender,y,yhat\nF,1,1\nM,0,1\nX,0,0\n", ["--groups", "gender"], "gaps need a two-valued group column", True),
+        (b"gender,y,yhat\nF,1,1\nF,0,1\n", ["--groups", "gender"], "gaps need a group column with two or more values", True),
+        (b"gender,y,yhat\nF,1,1\nM,0,1\nX,0,0\n", ["--groups", "gender", "--reference-group", "Y"],
+         "--reference-group 'Y' is not a value of column 'gender' ('F', 'M', 'X')", True),
+        (b"gender,y,yhat\nF,1,1\nM,0,1\nF,0,0\nX,0,0\n", ["--groups", "gender", "--protected-group", "F"],
+         "the protected and reference groups must differ (both 'F'); the reference defaults to the largest group", False),
         (b"", ["--groups", "gender"], "empty predictions file", True),
         (b"gender,y,yhat\n", ["--groups", "gender"], "header but no rows", True),
         (b"gender,y,yhat,p\nF,1,1,high\nM,0,0,1\n", ["--groups", "gender", "--score", "p"], "2: column 'p': score 'high' is not",
@@ -201,3 +205,49 @@ def test_json_keys_never_collide_silently():
     audit = ClassificationAudit(pd.DataFrame(), gaps, "gender", None, 2, [1, "1"], None)
     with pytest.raises(IrfairInputError, match="two class keys are both written '1'"):
         audit.to_dict()
+
+
+def _adult_predictions(shared_data, path):
+    """UCI Adult's test split as a predictions CSV: label = income, prediction = ">50K" for education_num >= 13
+    (a rule, so that the rates can be counted by hand), race as it is in the file (five values)."""
+    rows = ["race,sex,income,predicted"]
+    for line in (shared_data / "adult" / "adult.test").read_text().splitlines():
+        fields = [f.strip() for f in line.split(",")]
+        if len(fields) == 15:
+            prediction = ">50K" if int(fields[4]) >= 13 else "<=50K"
+            rows.append(f"{fields[8]},{fields[9]},{fields[14].rstrip('.')},{prediction}")
+    path.write_text("\n".join(rows) + "\n")
+    return path, [r.split(",") for r in rows[1:]]
+
+
+def test_race_on_adult_gives_every_values_rates_gaps_and_the_spread(shared_data, tmp_path, capsys):
+    csv, rows = _adult_predictions(shared_data, tmp_path / "adult.csv")
+    out = tmp_path / "race.json"
+    assert main(["fairness", str(csv), "--label", "income", "--prediction", "predicted", "--groups", "race", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    races = sorted({r[0] for r in rows})
+    assert races == ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
+    for race in races:
+        assert race in printed
+    assert "White being the largest group (13,946 rows)" in printed
+    gaps = json.loads(out.read_text())["gaps"]
+    assert gaps["groups"] == races and gaps["reference_group"] == "White"
+
+    def ppr(race):  # share predicted >50K, counted from the rows
+        mine = [r for r in rows if r[0] == race]
+        return sum(r[3] == ">50K" for r in mine) / len(mine)
+
+    def tpr(race):
+        mine = [r for r in rows if r[0] == race and r[2] == ">50K"]
+        return sum(r[3] == ">50K" for r in mine) / len(mine)
+
+    for race in races:
+        entry = gaps["by_group"][race]
+        assert entry["n_rows"] == sum(r[0] == race for r in rows)
+        assert entry["rates"][">50K"]["PPR"] == pytest.approx(ppr(race))
+        if race != "White":
+            assert entry["gaps"][">50K"]["PPR"] == pytest.approx(ppr(race) - ppr("White"))
+            assert entry["gaps"][">50K"]["TPR"] == pytest.approx(tpr(race) - tpr("White"))
+    assert "gaps" not in gaps["by_group"]["White"]
+    assert gaps["spread"][">50K"]["PPR"] == pytest.approx(max(map(ppr, races)) - min(map(ppr, races)))
+    assert max(map(len, printed.splitlines())) <= 100

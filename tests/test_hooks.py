@@ -114,11 +114,11 @@ def test_real_lucene_searcher_wrapped(shared_data, tmp_path, w2v):
 
 
 @pytest.mark.slow
-def test_readme_hook_example_runs_as_written_with_the_systems_java_17(tmp_path):
-    """The README's pyserini example (index → searcher → hooked searches → audit) in a fresh process, with the
-    system's Java (Debian's 17 here) first on PATH and in JAVA_HOME, as a user would have it."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme[readme.index("## Audit a pyserini pipeline"):]
+def test_docs_hook_example_runs_as_written_with_the_systems_java_17(tmp_path):
+    """The documentation's pyserini example (docs/hooks.md: index → searcher → hooked searches → audit) in a fresh
+    process, with the system's Java (Debian's 17 here) first on PATH and in JAVA_HOME, as a user would have it."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "hooks.md").read_text()
+    section = page[page.index("## Audit a pyserini pipeline"):]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
     env = dict(os.environ, IRFAIR_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(Path(__file__).resolve().parents[1]))
     java = Path("/usr/bin/java").resolve()

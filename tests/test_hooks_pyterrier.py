@@ -5,7 +5,7 @@ import pyterrier as pt
 import pytest
 
 from irfair.audit import audit
-from irfair.errors import IrfairInputError
+from irfair.errors import IrfairInputError, IrfairWarning
 from irfair.gender.direction import gender_direction
 from irfair.hooks.pyterrier import Genderedness, gsr_experiment
 from irfair.toy import toy_direct, toy_indirect
@@ -52,8 +52,12 @@ def test_gsr_experiment_compares_result_frames_and_transformers(w2v):
     toy = toy_indirect()
     frames = {name: result_frame(toy, run) for name, run in toy.runs.items()}
     systems = [frames["S"], frames["N"], pt.Transformer.from_df(frames["CS"])]
-    table = gsr_experiment(systems, toy.topics, toy.qrels, toy.docs, ["MAP", "P@10"], names=["S", "N", "CS"],
-                           embeddings=w2v, n_bootstrap=0, cache_dir=False).set_index("name")
+    # toy 2's perfect lists are balanced: its GSR is 0, so relative GSR is NaN everywhere, and the table says why
+    with pytest.warns(IrfairWarning, match="relative_gsr_pct is NaN: relative GSR is n/a: the perfect run's GSR is 0$"):
+        experiment = gsr_experiment(systems, toy.topics, toy.qrels, toy.docs, ["MAP", "P@10"], names=["S", "N", "CS"],
+                                    embeddings=w2v, n_bootstrap=0, cache_dir=False)
+    assert experiment.attrs["relative_gsr_note"] == "relative GSR is n/a: the perfect run's GSR is 0"
+    table = experiment.set_index("name")
     assert list(table.index) == ["perfect", "S", "N", "CS"]
     assert list(table.columns) == ["gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "relative_gsr_pct", "n_queries", "n_evaluated",
                                    "MAP", "P@10"]

@@ -42,25 +42,35 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     gsr = gsr.set_index(["system", "variant"])
     systems = ["bm25", "qlm", "tfidf"] + [f"w2v_{s}" for s in ("add", "si")] + ["drmm_w2v", "matchpyramid_w2v"]
     expected_rows = 2 + 3 + 4 * 3  # perfect, random, lexical, (add, si, drmm, matchpyramid) × 3 variants
-    assert gsr.shape == (expected_rows, 1 + 2 * 8)
-    assert list(gsr.columns[:9]) == ["run", "gsr [w2v]", "gsr_ci_low [w2v]", "gsr_ci_high [w2v]", "delta_gsr [w2v]",
-                                     "delta_gsr_ci_low [w2v]", "delta_gsr_ci_high [w2v]", "delta_gsr_p [w2v]",
-                                     "relative_gsr_pct [w2v]"]
+    assert gsr.shape == (expected_rows, 1 + 2 * 10)
+    assert list(gsr.columns[:11]) == ["run", "gsr_w2v", "gsr_ci_low_w2v", "gsr_ci_high_w2v", "delta_gsr_w2v",
+                                      "delta_gsr_ci_low_w2v", "delta_gsr_ci_high_w2v", "delta_gsr_p_w2v",
+                                      "relative_gsr_pct_w2v", "relative_gsr_pct_ci_low_w2v", "relative_gsr_pct_ci_high_w2v"]
     # TIME's perfect run measured with w2v has a GSR below 0: no relative value anywhere, and the output says why
-    assert gsr["relative_gsr_pct [w2v]"].isna().all() and gsr.loc[("perfect", "-"), "delta_gsr [w2v]"] == 0
-    assert "relative_gsr_pct [w2v-gnews-26k]: relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in out_text
+    assert gsr["relative_gsr_pct_w2v"].isna().all() and gsr.loc[("perfect", "-"), "delta_gsr_w2v"] == 0
+    assert "relative_gsr_pct_w2v: relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in out_text
+    # with GloVe it is positive and clear of 0: relative GSR is given, always with its CI around it
+    relative = gsr.drop(index=[("perfect", "-")])[["relative_gsr_pct_glove", "relative_gsr_pct_ci_low_glove",
+                                                    "relative_gsr_pct_ci_high_glove"]]
+    assert relative.notna().all().all()
+    assert (relative["relative_gsr_pct_ci_low_glove"] <= relative["relative_gsr_pct_glove"]).all()
+    assert (relative["relative_gsr_pct_glove"] <= relative["relative_gsr_pct_ci_high_glove"]).all()
+    # one table per embedding, no relative column (--wide has it); the last line names the (long) output folder
+    assert max(len(line) for line in out_text.splitlines() if not line.startswith("wrote")) <= 100
     for system in systems[3:]:
         for variant in ("regular", "hard", "strong"):
-            assert math.isfinite(gsr.loc[(system, variant), "gsr [w2v]"])
+            assert math.isfinite(gsr.loc[(system, variant), "gsr_w2v"])
     effectiveness = pd.read_csv(out / "effectiveness.csv", index_col=[0, 1])
-    assert effectiveness.shape == (expected_rows, 9)
-    assert effectiveness.loc[("perfect", "-"), "MAP"] == pytest.approx(1.0)
+    assert effectiveness.shape == (expected_rows, 12)
+    assert effectiveness.loc[("perfect", "-"), "map"] == pytest.approx(1.0)
     reliability = pd.read_csv(out / "reliability.csv")
-    assert reliability.loc[0, "systems"] == expected_rows and reliability.loc[0, "queries"] == 83
+    assert reliability.loc[0, "n_systems"] == expected_rows and reliability.loc[0, "n_queries"] == 83
     changes = pd.read_csv(out / "rank_changes.csv")
-    assert len(changes) == 4 and (changes["mean tau distance"] > 0).all()
+    assert len(changes) == 4 and (changes["mean_tau_distance"] > 0).all()
     validation = pd.read_csv(out / "intrinsic_validation.csv")
-    assert len(validation) == 8 and (validation["mean g (female set)"] > validation["mean g (male set)"]).all()
+    assert len(validation) == 8 and (validation["mean_g_female_set"] > validation["mean_g_male_set"]).all()
+    favour = pd.read_csv(out / "favour_shares.csv")
+    assert (favour.groupby("run")["n_queries"].sum() <= 83).all() and favour["n_queries"].min() >= 1
     for plot in ("plots/rank_changes.png", "plots/direct_stereotype.pdf", "plots/query_genderedness_agreement.png",
                  "plots/w2v-gnews-26k/grid.png", "plots/glove-6b-50d/scatter_w2v_si_hard.pdf"):
         assert (out / plot).stat().st_size > 1000
@@ -68,8 +78,11 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     report = (out / "report.html").read_text()
     assert report.count("<svg") >= 4 and "Kendall τ distance of the top-50 lists" in report  # the real depth
     assert set(pd.read_csv(out / "favour_shares.csv")["bin"]) <= set(BIN_LABELS)  # "<= -0.10", not "(-1.001, -0.1]"
-    # resumable: a second run reuses every run file
+    for csv in out.glob("*.csv"):  # machine-friendly names: no blanks, brackets or percent signs
+        assert all(set(c) <= set("abcdefghijklmnopqrstuvwxyz0123456789_@") for c in pd.read_csv(csv, nrows=1).columns), csv
+    # resumable: a second run reuses every run file; --wide prints the whole table, relative GSR with its CI
     capsys.readouterr()
-    assert main(args) == 0
-    assert capsys.readouterr().err.count("reusing") == 15
+    assert main([*args, "--wide"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("reusing") == 15 and "relative_gsr_pct_ci95_glove" in captured.out
     assert (out / "runs" / "drmm_w2v_hard.log").read_text().startswith("fold")

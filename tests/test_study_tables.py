@@ -17,6 +17,7 @@ from irfair.study.tables import (
     gsr_table,
     query_genderedness_table,
     rank_change_tables,
+    relative_gsr_ci,
     reliability_table,
     validation_table,
 )
@@ -49,21 +50,47 @@ AUDITS = {
 
 
 def test_gsr_table():
-    table = gsr_table(SPECS, AUDITS)
+    table = gsr_table(SPECS, AUDITS, n_bootstrap=0)
     assert list(table.index) == [("perfect", "-"), ("random", "-"), ("w2v_add", "regular"), ("w2v_add", "hard")]
-    assert list(table.columns) == ["run", *(f"{c} [{e}]" for e in ("w2v", "glove") for c in GSR_COLUMNS)]
-    assert table.loc[("w2v_add", "hard"), "gsr [w2v]"] == 4.0 and table.loc[("w2v_add", "hard"), "relative_gsr_pct [glove]"] == 0.0
-    assert table.loc[("w2v_add", "hard"), "gsr_ci_low [w2v]"] == pytest.approx(3.9)
+    assert list(table.columns) == ["run", *(f"{c}_{e}" for e in ("w2v", "glove") for c in GSR_COLUMNS)]
+    assert table.loc[("w2v_add", "hard"), "gsr_w2v"] == 4.0 and table.loc[("w2v_add", "hard"), "relative_gsr_pct_glove"] == 0.0
+    assert table.loc[("w2v_add", "hard"), "gsr_ci_low_w2v"] == pytest.approx(3.9)
     assert table.loc[("w2v_add", "hard"), "run"] == "w2v_add_hard"
+    assert math.isnan(table.loc[("w2v_add", "hard"), "relative_gsr_pct_ci_low_glove"])  # no resamples, no CI
+
+
+def _relative_pair(system_lists):
+    """A perfect run and a system over 5 queries with a relative GSR to compute (its value does not matter here)."""
+    query_g = [-0.2, -0.1, 0.0, 0.1, 0.3]
+    perfect_lists = [-0.1, 0.0, 0.05, 0.1, 0.2]
+
+    def audited(name, lists, relative):
+        per_query = pd.DataFrame({"qid": list("abcde"), "query_genderedness": query_g, "list_genderedness": lists, "used": True})
+        return SystemAudit(name, "system", GSRResult(name, 0.5, 0.0, 0.5, 0.1, 0.4, 0.6, 5, 0, {}, per_query), relative, None, None)
+
+    return audited("run", system_lists, 100.0), audited(PERFECT, perfect_lists, 0.0)
+
+
+def test_relative_gsr_ci_by_hand():
+    """Lists twice as gendered as the perfect run's on every query: in every resample the slope doubles, so
+    relative GSR is +100 % in each and the CI is [100, 100]; shifted by a constant: the slope is the perfect
+    run's, relative GSR 0 and the CI [0, 0]."""
+    twice, perfect = _relative_pair([2 * v for v in [-0.1, 0.0, 0.05, 0.1, 0.2]])
+    assert relative_gsr_ci(twice, perfect, 200, 0) == pytest.approx((100.0, 100.0))
+    shifted, _ = _relative_pair([v + 0.3 for v in [-0.1, 0.0, 0.05, 0.1, 0.2]])
+    assert relative_gsr_ci(shifted, perfect, 200, 0) == pytest.approx((0.0, 0.0), abs=1e-9)
+    assert relative_gsr_ci(twice, perfect, 0, 0) == pytest.approx((math.nan, math.nan), nan_ok=True)
 
 
 def test_effectiveness_table():
     """hard vs regular MAP: means 0.5 vs 0.4 → +25 %; differences (0.1, 0, 0.2): mean 0.1, sd 0.1,
     t = 0.1 / (0.1/√3) = 1.732 with 2 df → p = 0.225, no star."""
     table = effectiveness_table(SPECS, AUDITS["w2v-gnews-26k"])
+    assert list(table.columns[:4]) == ["map", "map_change_pct", "map_p", "map_sig"]
     hard = table.loc[("w2v_add", "hard")]
-    assert hard["MAP"] == pytest.approx(0.5) and hard["MAP %"] == pytest.approx(25.0) and hard["MAP sig."] == ""
-    assert math.isnan(table.loc[("w2v_add", "regular"), "MAP %"]) and table.loc[("perfect", "-"), "MAP"] == 1.0
+    assert hard["map"] == pytest.approx(0.5) and hard["map_change_pct"] == pytest.approx(25.0) and hard["map_sig"] == ""
+    assert hard["map_p"] == pytest.approx(0.2254, abs=1e-4)
+    assert math.isnan(table.loc[("w2v_add", "regular"), "map_change_pct"]) and table.loc[("perfect", "-"), "map"] == 1.0
 
 
 def test_query_genderedness_and_reliability_tables():
@@ -72,8 +99,8 @@ def test_query_genderedness_and_reliability_tables():
     assert list(query_g.columns) == ["w2v", "glove"] and query_g.loc["3", "glove"] == 0.6
     table = reliability_table(AUDITS, query_g)
     row = table.iloc[0]
-    assert row["embeddings"] == "w2v vs glove" and row["systems"] == 4 and row["queries"] == 3
-    assert row["Spearman rho of system GSR"] == pytest.approx(-1.0) and row["Pearson r of g(q)"] == pytest.approx(1.0)
+    assert row["embeddings"] == "w2v vs glove" and row["n_systems"] == 4 and row["n_queries"] == 3
+    assert row["spearman_rho_gsr"] == pytest.approx(-1.0) and row["pearson_r_query_g"] == pytest.approx(1.0)
 
 
 def test_rank_change_tables():
@@ -87,8 +114,8 @@ def test_rank_change_tables():
     summary, per_query = rank_change_tables(SPECS, {"w2v_add": before, "w2v_add_hard": after}, QIDS, query_g)
     assert list(per_query["kendall_tau_distance"]) == pytest.approx([1 / 3, 0.0, 1.0])
     assert list(per_query["abs_g"]) == pytest.approx([0.1, 0.0, 0.3])
-    assert len(summary) == 1 and summary.loc[0, "mean tau distance"] == pytest.approx(4 / 9)
-    assert summary.loc[0, "Pearson r (|g(q)|, tau distance)"] == pytest.approx(1.0)
+    assert len(summary) == 1 and summary.loc[0, "mean_tau_distance"] == pytest.approx(4 / 9)
+    assert summary.loc[0, "pearson_r_abs_g_tau"] == pytest.approx(1.0) and summary.loc[0, "g_embeddings"] == "w2v"
 
 
 def test_direct_stereotype_tables():
@@ -98,14 +125,14 @@ def test_direct_stereotype_tables():
     store.add(InMemoryCorpus({"d1": "he met her husband", "d2": "she told him she left", "d3": "a table"}).iter_docs())
     lists = {PERFECT: {"1": ["d1", "d2"]}, "run": {"1": ["d1", "d3"]}}
     direct, favour = direct_stereotype_tables(lists, store, pd.Series({"1": 0.03}))
-    assert direct.loc[PERFECT, "mean gap"] == 1.0 and direct.loc["run", "mean gap"] == 2.0
-    assert direct.loc["run", "mean delta gap vs perfect"] == 1.0 and direct.loc["run", "queries without a female document"] == 1
+    assert direct.loc[PERFECT, "mean_gap"] == 1.0 and direct.loc["run", "mean_gap"] == 2.0
+    assert direct.loc["run", "mean_delta_gap"] == 1.0 and direct.loc["run", "n_queries_no_female_doc"] == 1
     run_bin = favour[(favour["run"] == "run") & (favour["male"] > 0)]
-    assert list(run_bin["bin"]) == ["0.02 to 0.05"] and run_bin["male"].iloc[0] == 1.0
+    assert list(run_bin["bin"]) == ["0.02 to 0.05"] and run_bin["male"].iloc[0] == 1.0 and run_bin["n_queries"].iloc[0] == 1
 
 
 def test_validation_table(w2v):
     table = validation_table({"w2v-gnews-26k": w2v})
     assert list(table["comparison"]) == ["communion vs agency", "arts vs science", "family vs career", "female vs male jobs"]
     assert (table["embeddings"] == "w2v").all()
-    assert np.all(table["mean g (female set)"] > table["mean g (male set)"])  # the paper's Fig. 1 finding
+    assert np.all(table["mean_g_female_set"] > table["mean_g_male_set"])  # the paper's Fig. 1 finding

@@ -38,6 +38,38 @@ def test_tsv_topics(tmp_path):
     assert topics["2"].title == "firefighter training"
 
 
+@pytest.mark.parametrize("header", ["qid\tquery", "query_id\ttext", "ID\ttitle", "\nqid\tquery"])
+def test_tsv_topics_header_line_is_not_a_topic(tmp_path, header):
+    from irfair.errors import IrfairWarning
+
+    path = tmp_path / "topics.tsv"
+    path.write_text(f"{header}\n1\tnurse shortage\n2\tfirefighter training\n")
+    with pytest.warns(IrfairWarning, match=r"topics\.tsv: line [12] \('\S+ \S+'\) read as a header, not a topic: 2 topics"):
+        topics = read_topics(path)
+    assert list(topics) == ["1", "2"]
+
+
+def test_tsv_header_only_on_the_first_line(tmp_path):
+    """A later line whose id is "qid" is a topic like any other (and a repeated one still an error)."""
+    import warnings
+
+    path = tmp_path / "topics.tsv"
+    path.write_text("1\tnurse shortage\nqid\tquery\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(read_topics(path)) == ["1", "qid"]
+
+
+def test_vaswani_topics_as_tsv_with_a_header_count_93(shared_data, tmp_path):
+    from irfair.errors import IrfairWarning
+
+    topics = read_topics(shared_data / "vaswani" / "query-text.trec")
+    path = tmp_path / "vaswani.tsv"
+    path.write_text("qid\tquery\n" + "".join(f"{q}\t{t.title}\n" for q, t in topics.items()))
+    with pytest.warns(IrfairWarning, match="93 topics"):
+        assert read_topics(path) == topics
+
+
 def test_qrels_time_and_robust04(shared_data):
     time = read_qrels(shared_data / "time" / "qrels.time.txt")
     assert sum(len(j) for j in time.values()) == 253 and len(time) == 79

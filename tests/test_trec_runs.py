@@ -120,3 +120,88 @@ def test_one_bm25_run_in_every_shape_gives_identical_gsr_and_measures(shared_dat
     ir_frame = frame.rename(columns={"qid": "query_id", "docno": "doc_id"})
     theirs = ir_measures.calc_aggregate(measures, read_qrels(folder / "qrels"), ir_frame)
     assert result["frame"].evaluation.means == pytest.approx({str(m): theirs[m] for m in measures}, abs=1e-12)
+
+
+def _compressed(path: Path, kind: str) -> bytes:
+    import bz2
+    import gzip
+    import lzma
+
+    return {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress}[kind](path.read_bytes())
+
+
+@pytest.mark.parametrize(("kind", "name"), [("gzip", "results.test.gz"), ("bzip2", "results.bz2"), ("xz", "results.txt")])
+def test_compressed_runs_and_qrels_read_as_the_plain_files(tmp_path, kind, name):
+    plain = read_run(TREC_EVAL / "results.test")
+    path = tmp_path / name
+    path.write_bytes(_compressed(TREC_EVAL / "results.test", kind))
+    packed = read_run(path)
+    assert packed.ranking == plain.ranking and packed.tag == plain.tag
+    assert packed.name == "results"  # compression ending and extension dropped
+    qrels = tmp_path / "qrels"
+    qrels.write_bytes(_compressed(TREC_EVAL / "qrels.test", kind))
+    assert read_qrels(qrels) == read_qrels(TREC_EVAL / "qrels.test")
+
+
+def test_a_bad_line_in_a_compressed_run_is_named(tmp_path):
+    import gzip
+
+    path = tmp_path / "bad.run.gz"
+    path.write_bytes(gzip.compress(b"1 Q0 d1 1 2.0 t\n1 Q0 d2 x 1.0 t\n"))
+    with pytest.raises(IrfairInputError, match=r"bad\.run\.gz:2: rank must be an integer"):
+        read_run(path)
+    path.write_bytes(gzip.compress(bytes(range(256)) * 4))  # a compressed binary file: byte 0x80 follows the first line break
+    with pytest.raises(IrfairInputError, match=r"bad\.run\.gz:2: run file must be UTF-8 text"):
+        read_run(path)
+
+
+def test_a_folder_of_runs_is_its_run_files_sorted(tmp_path):
+    import gzip
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    lines = {"b.run": "1 Q0 d1 1 2.0 b\n", "a.txt": "1 Q0 d2 1 2.0 a\n", "c.run.gz": "1 Q0 d3 1 2.0 c\n"}
+    for name, text in lines.items():
+        data = text.encode()
+        (folder / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    for ignored in ("notes.md", "b.run.log", ".hidden.run"):
+        (folder / ignored).write_text("1 Q0 d9 1 2.0 x\n")
+    (folder / "sub.run").mkdir()
+    runs = as_runs(folder)
+    assert [(r.name, r.doc_ids("1")) for r in runs] == [("a", ["d2"]), ("b", ["d1"]), ("c", ["d3"])]
+    # in a list, beside a file: the folder's runs take its place
+    mixed = as_runs([TREC_EVAL / "results.trunc", str(folder)])
+    assert [r.name for r in mixed] == ["results", "a", "b", "c"]
+
+
+def test_folders_without_run_files_are_one_line(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(IrfairInputError, match=r"empty: no run files in this folder \(it is empty\): expected \*\.run or \*\.txt"):
+        as_runs(empty)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.md").write_text("x")
+    with pytest.raises(IrfairInputError, match=r"it holds 1 other entry, e.g. notes\.md"):
+        as_runs([other])
+    with pytest.raises(IrfairInputError, match="is a folder, expected a run file"):
+        read_run(other)
+
+
+def test_audit_of_a_gzipped_run_and_of_a_folder_prints_the_plain_runs_numbers(tmp_path, shared_data, capsys):
+    """The CLI on Vaswani: bm25.run gzipped and a folder holding it give the plain file's row (numbers and name)."""
+    from irfair.cli import main
+
+    vaswani = shared_data / "vaswani"
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "bm25.run.gz").write_bytes(_compressed(ROOT / "runs" / "vaswani" / "bm25.run", "gzip"))
+    common = ["--qrels", str(vaswani / "qrels"), "--topics", str(vaswani / "query-text.trec"), "--corpus", str(vaswani / "corpus"),
+              "--bootstrap", "0", "--no-random", "--quiet", "--format", "tsv"]
+    printed = []
+    for runs in ([str(ROOT / "runs" / "vaswani" / "bm25.run")], [str(folder / "bm25.run.gz")], [str(folder)]):
+        assert main(["audit", *runs, *common]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1] == printed[2]
+    bm25 = next(line.split("\t") for line in printed[0].splitlines() if line.startswith("bm25\t"))
+    assert bm25[2] == "0.03577488848"  # GSR of bm25 on Vaswani, as the README's audit prints it (+0.0358)

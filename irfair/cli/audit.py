@@ -19,7 +19,8 @@ EXAMPLE = """example (from the checkout, with ../shared/data beside it):
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="+", help="TREC run files (6 columns: qid Q0 doc_id rank score tag)")
+    p.add_argument("runs", nargs="+", help="TREC run files (6 columns: qid Q0 doc_id rank score tag; plain, gzip, bzip2 or xz), "
+                                           "or folders of them (each *.run/*.txt file a system)")
     p.add_argument("--qrels", required=True, help="TREC qrels file or ir_datasets id (e.g. disks45/nocr/trec-robust-2004)")
     p.add_argument("--topics", required=True, help="TREC topics or qid<TAB>query file, or ir_datasets id")
     p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder, Lucene index or ir_datasets id")

@@ -27,4 +27,16 @@ def run(args: argparse.Namespace) -> int:
         s, n, cs = (demo.result[name].gsr.slope for name in ("S", "N", "CS"))
         print(f"GSR(S) = {s:+.6f}, GSR(N) = {n:+.2e}, GSR(CS) = {cs:+.6f}, GSR(S) + GSR(CS) = {s + cs:+.1e}")
     print(f"\ntoy collections, tables, JSON, per-query CSV and plots are in {args.out}/")
+    print(cache_note())
     return 0
+
+
+def cache_note() -> str:
+    """How much the default cache folder holds (the demo fills about 111 MB: embeddings and tokenised toy
+    documents) and how to empty it."""
+    from ..cache import default_cache_dir
+    from ..cache.manage import scan
+
+    size = sum(report.size for report in scan())
+    return (f"the cache folder {default_cache_dir()} holds {size / 2**20:.0f} MB (embeddings, tokenised documents), "
+            "reused by later runs; `irfair cache clear` empties it")

@@ -4,8 +4,9 @@ from __future__ import annotations
 import argparse
 
 HELP = "classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS"
-EXAMPLE = """example:
-  irfair fairness predictions.csv --label y --prediction y_hat --groups sex,race --json fairness.json"""
+EXAMPLE = """examples:
+  irfair fairness predictions.csv --label y --prediction y_hat --groups sex,race --json fairness.json
+  irfair fairness predictions.csv --label y --prediction y_hat --groups race --reference-group White"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -14,9 +15,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prediction", required=True, help="column of predicted labels")
     p.add_argument("--score", default=None, help="numeric score column (mean reported by group)")
     p.add_argument("--groups", required=True, help="protected attribute columns, comma-separated")
-    p.add_argument("--gap-group", default=None, help="two-valued column for the gaps (default: first of --groups)")
-    p.add_argument("--protected-group", default=None, help="gap = rate(protected) − rate(reference) (default: female − male)")
-    p.add_argument("--reference-group", default=None, help="the group the protected group is compared with")
+    p.add_argument("--gap-group", default=None,
+                   help="column for the gaps (default: first of --groups): two values give rate(protected) − rate(reference); "
+                        "more give every value's rates, its gaps against the reference group and the max − min spread")
+    p.add_argument("--protected-group", default=None,
+                   help="gap = rate(protected) − rate(reference) (default with two values: female − male when recognised)")
+    p.add_argument("--reference-group", default=None,
+                   help="the group the others are compared with (default with more than two values: the largest)")
     p.add_argument("--positive", default=None, help="the positive label: VALUE vs every other value")
     p.add_argument("--multiclass", action="store_true", help="every label value is a class (default: two values)")
     p.add_argument("--alpha", default="1", help="Dirichlet smoothing of ε, a number >= 0 (0 = empirical)")

@@ -15,8 +15,8 @@ EXAMPLE = """example (from the checkout, with ../shared/data beside it; a few mi
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder or ir_datasets id")
-    p.add_argument("--topics", required=True, help="TREC topics file")
-    p.add_argument("--qrels", required=True, help="TREC qrels file")
+    p.add_argument("--topics", required=True, help="TREC topics or qid<TAB>query file, or ir_datasets id")
+    p.add_argument("--qrels", required=True, help="TREC qrels file or ir_datasets id")
     p.add_argument("--out", required=True, help="study folder (runs/ inside it are reused when present)")
     p.add_argument("--ranker-embeddings", default="w2v-gnews-26k,glove-6b-50d",
                    help="comma-separated embedding sets the embedding and neural rankers rank with")
@@ -31,12 +31,15 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of training, the bootstrap and the random run")
     options.add_query_field(p)
+    p.add_argument("--wide", action="store_true",
+                   help="print the whole GSR table (every measuring embedding side by side, relative GSR with its CI) "
+                        "instead of one table of at most 100 columns per embedding")
     options.add_cache(p)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..study import StudyConfig, run_study
-    from ..study.report import compact_gsr, to_markdown
+    from ..study.report import terminal_text
 
     options.check_paths(args, folders=("out",))
     config = StudyConfig(
@@ -48,11 +51,6 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
                        progress=options.progress(args), log=options.log(args))
-    print(to_markdown(compact_gsr(result.gsr)))
-    for emb, audit in result.audits.items():
-        if audit.relative_gsr_note:
-            print(f"relative_gsr_pct [{emb}]: {audit.relative_gsr_note}")
-    print()
-    print(to_markdown(result.reliability))
+    print(terminal_text(result, wide=args.wide), end="")
     print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md; open report.html in a browser)")
     return 0

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from ..errors import IrfairInputError, MissingExtraError
+from ..trec.irdatasets import dataset_id
 from .base import Corpus, FileCorpus, InMemoryCorpus
 from .disks45 import announce, disks45_files, walk_files
 from .irdatasets import IrDatasetsCorpus
@@ -72,8 +73,9 @@ def _open_ir_datasets(spec: str) -> Corpus:
 
 def open_corpus(spec: str | Path | Mapping[str, str] | Corpus) -> Corpus:
     """Open a corpus from a path (folder of .txt, JSONL file/folder, TREC file/folder or disks 4&5 tree, a
-    pyserini Lucene index with stored raw text), an ir_datasets id, a ``{doc_id: text}`` mapping, or an
-    existing corpus."""
+    pyserini Lucene index with stored raw text), an ir_datasets id (any registered id, ``vaswani`` as
+    ``disks45/nocr/trec-robust-2004``; its documents must already be on disk: irfair downloads nothing), a
+    ``{doc_id: text}`` mapping, or an existing corpus."""
     if isinstance(spec, Mapping):
         return InMemoryCorpus(spec)
     if not isinstance(spec, (str, Path)):
@@ -86,6 +88,6 @@ def open_corpus(spec: str | Path | Mapping[str, str] | Corpus) -> Corpus:
     if path.is_file():
         return _open_file(path)
     text = str(spec)
-    if "/" in text and not text.startswith((".", "/", "~")):
+    if ("/" in text and not text.startswith((".", "/", "~"))) or dataset_id(text) is not None:
         return _open_ir_datasets(text)
     raise IrfairInputError(path, None, "corpus not found: expected a file, a folder or an ir_datasets id")

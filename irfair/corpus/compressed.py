@@ -1,5 +1,6 @@
-"""Corpus files as users hold them: plain, gzip (``.gz``) or unix ``compress`` (``.Z``, and the ``.0Z``/
-``.1Z``/``.2Z`` parts of the TREC disks; any letter case).
+"""Corpus files as users hold them: plain, gzip, bzip2, xz or unix ``compress`` (the ``.Z`` files and the
+``.0Z``/``.1Z``/``.2Z`` parts of the TREC disks), recognised by their first bytes
+(:func:`irfair.compression.compression_of`, the one detection runs, qrels and topics share), not by their names.
 
 Text is read as UTF-8 with undecodable bytes replaced (U+FFFD). A damaged or truncated compressed file
 gives one :class:`IrfairInputError` naming it, never a decoder traceback. ``compress`` files are decoded
@@ -9,33 +10,17 @@ to the next multiple of 8 × the old width, counted from where that width began)
 """
 from __future__ import annotations
 
-import gzip
 import io
-import zlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from ..compression import compression_of, damaged, decodes, decompress, open_binary, reading
 from ..errors import IrfairInputError
 
-UNIX_COMPRESS_SUFFIXES = (".z", ".0z", ".1z", ".2z")
+__all__ = ["compression_of", "open_text", "read_bytes", "read_head", "reading", "unlzw"]
+
 _MAGIC = b"\x1f\x9d"
 _CLEAR = 256
-
-
-def compression_of(path: str | Path) -> str | None:
-    """``"gzip"`` for ``.gz``, ``"compress"`` for ``.Z``/``.0Z``/``.1Z``/``.2Z`` (any case), else None."""
-    suffix = Path(path).suffix.lower()
-    if suffix == ".gz":
-        return "gzip"
-    if suffix in UNIX_COMPRESS_SUFFIXES:
-        return "compress"
-    return None
-
-
-def _damaged(path: Path, what: str) -> IrfairInputError:
-    return IrfairInputError(path, None, f"damaged or truncated compressed file ({what}); expected a complete copy")
 
 
 def unlzw(data: bytes, path: str | Path = "<bytes>", limit: int | None = None) -> bytes:
@@ -48,7 +33,7 @@ def unlzw(data: bytes, path: str | Path = "<bytes>", limit: int | None = None) -
     max_bits = flags & 0x1F
     block_mode = bool(flags & 0x80)
     if flags & 0x60 or not 9 <= max_bits <= 16:
-        raise _damaged(path, f"header flags {flags:#04x}")
+        raise damaged(path, f"header flags {flags:#04x}")
     max_bits = max(max_bits, 10)  # compress writes 9 for streams that still grow to 10 bits
     first_free = 257 if block_mode else 256
     size = len(data)
@@ -70,7 +55,7 @@ def unlzw(data: bytes, path: str | Path = "<bytes>", limit: int | None = None) -
             mask = (1 << bits) - 1
         while held < bits:
             if pos >= size:
-                raise _damaged(path, f"the stream ends inside a code at byte {size}")
+                raise damaged(path, f"the stream ends inside a code at byte {size}")
             buffer |= data[pos] << held
             pos += 1
             held += 8
@@ -90,7 +75,7 @@ def unlzw(data: bytes, path: str | Path = "<bytes>", limit: int | None = None) -
         elif code == len(table) and previous:
             entry = previous + previous[:1]
         else:
-            raise _damaged(path, f"invalid code {code} near byte {pos}")
+            raise damaged(path, f"invalid code {code} near byte {pos}")
         if previous and len(table) <= mask:
             table.append(previous + entry[:1])
         out.append(entry)
@@ -105,35 +90,22 @@ def _skip_to_group(pos: int, mark: int, bits: int) -> int:
     return pos + (bits - remainder if remainder else 0)
 
 
-@contextmanager
-def reading(path: str | Path) -> Iterator[None]:
-    """Turn a decoder's or the file system's error while reading ``path`` into one IrfairInputError."""
-    try:
-        yield
-    except (EOFError, zlib.error, gzip.BadGzipFile) as error:
-        raise _damaged(Path(path), f"{type(error).__name__}: {error}") from None
-    except OSError as error:
-        raise IrfairInputError(path, None, f"cannot be read ({error.strerror or error})") from None
-
-
 def read_bytes(path: str | Path) -> bytes:
-    """The whole content of ``path``, decompressed according to its name."""
+    """The whole content of ``path``, decompressed as its first bytes say."""
     path = Path(path)
     kind = compression_of(path)
     with reading(path):
         raw = path.read_bytes()
-        if kind == "gzip":
-            return gzip.decompress(raw)
-    return unlzw(raw, path) if kind == "compress" else raw
+    return unlzw(raw, path) if kind == "compress" else decompress(raw, kind, path)
 
 
 def read_head(path: str | Path, size: int = 4096) -> str:
-    """About the first ``size`` characters of ``path`` as text, decompressed according to its name."""
+    """About the first ``size`` characters of ``path`` as text, decompressed as its first bytes say."""
     path = Path(path)
     kind = compression_of(path)
     with reading(path):
-        if kind == "gzip":
-            with gzip.open(path, "rt", encoding="utf-8", errors="replace") as handle:
+        if decodes(kind):
+            with io.TextIOWrapper(open_binary(path, kind), encoding="utf-8", errors="replace") as handle:
                 return handle.read(size)
         with open(path, "rb") as handle:
             raw = handle.read(size if kind is None else None)
@@ -143,14 +115,14 @@ def read_head(path: str | Path, size: int = 4096) -> str:
 
 
 def open_text(path: str | Path) -> IO[str]:
-    """``path`` opened as UTF-8 text (undecodable bytes replaced), decompressed according to its name.
+    """``path`` opened as UTF-8 text (undecodable bytes replaced), decompressed as its first bytes say.
 
-    Read it inside :func:`reading` so that a truncated gzip stream gives one line naming the file."""
+    Read it inside :func:`reading` so that a truncated stream gives one line naming the file."""
     path = Path(path)
     kind = compression_of(path)
     with reading(path):
-        if kind == "gzip":
-            return gzip.open(path, "rt", encoding="utf-8", errors="replace")
+        if decodes(kind):
+            return io.TextIOWrapper(open_binary(path, kind), encoding="utf-8", errors="replace")
         if kind == "compress":
             return io.StringIO(unlzw(path.read_bytes(), path).decode("utf-8", errors="replace"))
         return open(path, encoding="utf-8", errors="replace")

@@ -65,7 +65,10 @@ class IrDatasetsCorpus:
         if original is None or getattr(original, "irfair_tracked", False):
             return
 
-        def tracked(path):
+        def tracked(path=None):
+            if path is None:  # a handler that reads no file of ours (BEIR, ...): ir_datasets' own iterator
+                yield from original()
+                return
             path = Path(path)
             tracked.reading = path
             if parser is None or not path.is_file() or compression_of(path) == "gzip":
@@ -95,15 +98,29 @@ class IrDatasetsCorpus:
     def _source_files(self) -> list[Path] | None:
         path = self.source()
         if path is None:
+            self._check_downloaded()
             return None
         if not path.exists():  # irfair downloads nothing: a licensed copy is put there by its user
-            raise IrfairInputError(path, None, f"the documents of ir_datasets id {self.dataset_id} are not here: put your copy there "
-                                               "(disks45: the folders FBIS, FR94, FT, LATIMES), set IR_DATASETS_HOME, or fetch a public "
-                                               "collection with ir_datasets first")
+            copy = "the folders FBIS, FR94, FT, LATIMES" if self.dataset_id.startswith("disks45") else "your copy"
+            raise IrfairInputError(path, None, f"the documents of ir_datasets id {self.dataset_id} are not here (irfair downloads "
+                                               f"nothing): put {copy} there, set IR_DATASETS_HOME, or fetch a public collection with "
+                                               "ir_datasets first")
         files = walk_files(path) if path.is_dir() else [path]
         if not files:
             raise IrfairInputError(path, None, f"the documents of ir_datasets id {self.dataset_id} are not here: the folder is empty")
         return files
+
+    def _check_downloaded(self) -> None:
+        """For a source ir_datasets would download (no ``docs_path``): every file it downloads must be there already."""
+        from ..trec.irdatasets import downloads, placement
+
+        handler = self._handler()
+        if handler is None:
+            return
+        missing = [target for target, _ in downloads(handler) if target is not None and not Path(target).exists()]
+        if missing:
+            raise IrfairInputError(self.dataset_id, None, "the documents of this ir_datasets id are not available offline (irfair "
+                                                          f"downloads nothing): {placement(handler)}")
 
     def fingerprint(self) -> str:
         """Of the id and the source's files (names, sizes, modification times); IrfairInputError when they are gone."""

@@ -9,7 +9,15 @@ from .differential import (
     differential_fairness_table,
     epsilon_from_probabilities,
 )
-from .gaps import GroupGaps, causal_gaps, causal_gaps_from_model, gap_direction, statistical_gaps
+from .gaps import (
+    GroupGaps,
+    MultiGroupGaps,
+    causal_gaps,
+    causal_gaps_from_model,
+    gap_direction,
+    statistical_gaps,
+    statistical_gaps_by_group,
+)
 from .reweigh import kamiran_calders_weights, mitigate, oversample, undersample
 from .snob import (
     NormScorer,
@@ -21,9 +29,9 @@ from .snob import (
 )
 
 __all__ = [
-    "DifferentialFairness", "GroupGaps", "NormScorer", "SocialNormBias", "aggregate_occupation_bias", "augment",
+    "DifferentialFairness", "GroupGaps", "MultiGroupGaps", "NormScorer", "SocialNormBias", "aggregate_occupation_bias", "augment",
     "balancing_weights", "bias_amplification", "causal_gaps", "causal_gaps_from_model", "counterfactual", "differential_fairness",
     "differential_fairness_table", "epsilon_from_probabilities", "gap_direction", "kamiran_calders_weights",
     "language_model_bias", "mitigate", "norm_scores_by_class", "occupation_bias", "oversample", "social_norm_bias",
-    "statistical_gaps", "task_relevant_words", "undersample",
+    "statistical_gaps", "statistical_gaps_by_group", "task_relevant_words", "undersample",
 ]

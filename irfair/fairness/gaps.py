@@ -8,6 +8,11 @@ GapRMS = sqrt(mean over classes of gap²). The direction is explicit: ``protecte
 (female/male, f/m, woman/man, women/men, she/he, girl/boy, w/m; any case), female − male as in the
 paper; otherwise the first minus the second in sorted order. ``GroupGaps.direction`` says which.
 
+A group column with more than two values (race in UCI Adult: five) gives :class:`MultiGroupGaps`
+(:func:`statistical_gaps_by_group`): every value's rates, every value's gaps against one reference
+group (by default the largest, most rows; ties in sorted order), their GapRMS, and the spread
+max − min over the values of each rate, fairlearn's ``difference()`` between groups.
+
 Causal gaps evaluate every example under do(G = protected) and do(G = reference): the prediction on the
 original text for the example's own group and on its counterfactual (gender-swapped) text for the other.
 The gap of class c is the mean over examples of 1(ŷ_do(protected) = c) − 1(ŷ_do(reference) = c): over all
@@ -54,12 +59,7 @@ class GroupGaps:
     def gap_rms(self) -> dict[str, float]:
         """sqrt(mean over classes of gap²) for PPR, TPR and FPR (classes with an undefined gap skipped;
         NaN when no class has one)."""
-        result = {}
-        for metric in METRICS:
-            values = self.gaps[metric].to_numpy(dtype=float)
-            values = values[np.isfinite(values)]
-            result[metric] = float(np.sqrt(np.mean(values**2))) if len(values) else float("nan")
-        return result
+        return _rms(self.gaps)
 
     @property
     def by_group(self) -> pd.DataFrame:
@@ -69,6 +69,96 @@ class GroupGaps:
     def difference(self) -> pd.DataFrame:
         """Gaps per class (rows) and metric (columns): rate(protected) − rate(reference)."""
         return self.gaps
+
+
+def _rms(gaps: pd.DataFrame) -> dict[str, float]:
+    """sqrt(mean over classes of gap²) per metric, classes with an undefined gap skipped (NaN when none has one)."""
+    result = {}
+    for metric in METRICS:
+        values = gaps[metric].to_numpy(dtype=float)
+        values = values[np.isfinite(values)]
+        result[metric] = float(np.sqrt(np.mean(values**2))) if len(values) else float("nan")
+    return result
+
+
+@dataclass(frozen=True)
+class MultiGroupGaps:
+    """Rates of every value of a group column, each value's gaps against ``reference_group`` and the spread,
+    fairlearn-style: ``by_group`` (rates, one column per value), ``gaps`` (rate(value) − rate(reference)
+    per value and class), ``difference()`` (max − min over the values, per class and metric)."""
+
+    kind: str
+    groups: tuple[object, ...]
+    reference_group: object
+    reference_rule: str
+    sizes: pd.Series
+    rates: pd.DataFrame
+
+    @property
+    def by_group(self) -> pd.DataFrame:
+        """Rates with one row per (metric, class) and one column per group value."""
+        return self.rates
+
+    @property
+    def gaps(self) -> pd.DataFrame:
+        """rate(value) − rate(reference) for every value but the reference: index (group, class), columns PPR/TPR/FPR."""
+        frames = {}
+        for group in self.groups:
+            if group != self.reference_group:
+                difference = self.rates[group] - self.rates[self.reference_group]
+                frames[group] = difference.unstack("metric")[list(METRICS)]
+        return pd.concat(frames, names=["group"])
+
+    @property
+    def gap_rms(self) -> pd.DataFrame:
+        """GapRMS of each value's gaps against the reference: index group, columns PPR/TPR/FPR."""
+        gaps = self.gaps
+        return pd.DataFrame({group: _rms(gaps.loc[group]) for group in gaps.index.unique("group")}).T.rename_axis("group")
+
+    def difference(self) -> pd.DataFrame:
+        """max − min over the group values of each rate (NaN-skipping; NaN with fewer than two defined):
+        index class, columns PPR/TPR/FPR."""
+        rates = self.rates.astype(float)
+        spread = (rates.max(axis=1) - rates.min(axis=1)).where(rates.notna().sum(axis=1) >= 2)
+        return spread.unstack("metric")[list(METRICS)]
+
+
+def reference_of(groups: Sequence, reference_group: object = None) -> tuple[object, str]:
+    """The reference group among ``groups`` (one entry per example) and how it was chosen: ``reference_group``
+    when given, else the largest group (most examples; ties: first in sorted order)."""
+    counts = pd.Series(list(groups)).value_counts()
+    distinct = sorted(counts.index, key=str)
+    if reference_group is not None:
+        _checks.member("reference group", reference_group, distinct, "group values")
+        return _same(distinct, reference_group), "as given"
+    largest = max(distinct, key=lambda v: (counts[v], -distinct.index(v)))
+    return largest, f"the largest group ({int(counts[largest]):,} rows)"
+
+
+def statistical_gaps_by_group(labels: Sequence, predictions: Sequence, groups: Sequence, *, classes: Sequence | None = None,
+                              reference_group: object = None) -> MultiGroupGaps:
+    """PPR/TPR/FPR of every value of ``groups`` (any number of values) per class, and each value's gaps
+    rate(value) − rate(reference) (Chen et al. §3.1 applied to each value in turn); the reference is
+    ``reference_group`` or the largest group."""
+    y = _checks.sequence("labels", labels)
+    y_hat = _checks.sequence("predictions", predictions)
+    g = _checks.sequence("groups", groups)
+    n = _checks.same_length(labels=y, predictions=y_hat, groups=g)
+    if n == 0:
+        raise _checks.fail("gaps need at least one example")
+    reference, rule = reference_of(g, reference_group)
+    distinct = sorted(pd.unique(g), key=str)
+    if len(distinct) < 2:
+        raise _checks.fail(f"gaps need at least two groups, found {len(distinct)}: {_checks.short(distinct[0], 20)}")
+    class_list = _class_list({"labels": y, "predictions": y_hat}, classes)
+    rows = []
+    for c in class_list:
+        hit = (y_hat == c).astype(float)
+        for metric, mask in (("PPR", np.ones(n, dtype=bool)), ("TPR", y == c), ("FPR", y != c)):
+            rows.append({"metric": metric, "class": c, **{group: _mean((g == group) & mask, hit) for group in distinct}})
+    sizes = pd.Series({group: int(np.sum(g == group)) for group in distinct}, name="n_rows")
+    return MultiGroupGaps("statistical", tuple(distinct), reference, rule, sizes,
+                          pd.DataFrame(rows).set_index(["metric", "class"]))
 
 
 def gap_direction(values: Sequence, protected_group: object = None, reference_group: object = None) -> tuple[object, object, str]:
@@ -111,18 +201,22 @@ def _prepare(named: dict, groups: object, classes: Sequence | None, protected_gr
     if n == 0:
         raise _checks.fail("gaps need at least one example")
     protected, reference, how = gap_direction(pd.unique(arrays["groups"]), protected_group, reference_group)
+    return arrays, protected, reference, how, _class_list({name: arrays[name] for name in named}, classes)
+
+
+def _class_list(arrays: dict[str, np.ndarray], classes: Sequence | None) -> list:
+    """``classes`` checked against the values of ``arrays``, or those values in sorted order."""
     seen = []
-    for name in named:
-        seen.extend(v for v in pd.unique(arrays[name]) if not any(v == s for s in seen))
+    for values in arrays.values():
+        seen.extend(v for v in pd.unique(values) if not any(v == s for s in seen))
     if classes is None:
-        class_list = sorted(seen, key=str)
-    else:
-        class_list = list(_checks.sequence("classes", classes))
-        if not class_list or len(pd.unique(np.asarray(class_list, dtype=object))) != len(class_list):
-            raise _checks.fail("classes must be a non-empty list without repeats")
-        for value in seen:
-            _checks.member("label or prediction", value, class_list, "classes given")
-    return arrays, protected, reference, how, class_list
+        return sorted(seen, key=str)
+    class_list = list(_checks.sequence("classes", classes))
+    if not class_list or len(pd.unique(np.asarray(class_list, dtype=object))) != len(class_list):
+        raise _checks.fail("classes must be a non-empty list without repeats")
+    for value in seen:
+        _checks.member("label or prediction", value, class_list, "classes given")
+    return class_list
 
 
 def _mean(mask: np.ndarray, values: np.ndarray) -> float:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..atomic import write_text
@@ -27,17 +28,18 @@ from ..errors import IrfairInputError
 from ..numbers import finite_or_none
 from ._checks import short
 from .differential import bias_amplification
-from .gaps import GroupGaps, statistical_gaps
+from .gaps import METRICS, GroupGaps, MultiGroupGaps, reference_of, statistical_gaps, statistical_gaps_by_group
 from .predictions import LABEL_COLUMN, PREDICTION_COLUMN, read_predictions
 
 
 @dataclass(frozen=True)
 class ClassificationAudit:
-    """ε table (data, classifier, amplification per attribute subset), gaps of one binary group column,
-    and mean scores by group when a score column was given."""
+    """ε table (data, classifier, amplification per attribute subset), gaps of one group column (two values:
+    :class:`GroupGaps`; more: :class:`MultiGroupGaps`, each value against a reference group), and mean scores
+    by group when a score column was given."""
 
     epsilon: pd.DataFrame
-    gaps: GroupGaps
+    gaps: GroupGaps | MultiGroupGaps
     gap_group: str
     scores_by_group: pd.Series | None
     n_rows: int
@@ -45,25 +47,53 @@ class ClassificationAudit:
     positive: str | None
 
     def to_dict(self) -> dict:
-        protected, reference = self.gaps.groups
         return {
             "n_rows": self.n_rows,
             "classes": [str(c) for c in self.classes],
             "positive": self.positive,
             "epsilon": _keyed({k: _keyed({c: finite_or_none(float(v)) for c, v in row.items()}, "ε column")
                                for k, row in self.epsilon.to_dict("index").items()}, "attribute subset"),
-            "gaps": {
-                "group_column": self.gap_group,
-                "protected_group": str(protected),
-                "reference_group": str(reference),
-                "direction": f"rate({protected}) − rate({reference}): {self.gaps.direction}",
-                "per_class": _keyed({c: {m: finite_or_none(float(v)) for m, v in row.items()}
-                                     for c, row in self.gaps.gaps.to_dict("index").items()}, "class"),
-                "gap_rms": {m: finite_or_none(v) for m, v in self.gaps.gap_rms.items()},
-            },
+            "gaps": self._gaps_dict(),
             "mean_score_by_group": None if self.scores_by_group is None
             else _keyed({k: float(v) for k, v in self.scores_by_group.items()}, "group"),
         }
+
+
+    def _gaps_dict(self) -> dict:
+        gaps = self.gaps
+        if isinstance(gaps, MultiGroupGaps):
+            reference = gaps.reference_group
+            per_group = {}
+            for group in gaps.groups:
+                rates = gaps.rates[group].unstack("metric")[list(METRICS)]
+                entry = {"n_rows": int(gaps.sizes[group]), "rates": _per_class(rates)}
+                if group != reference:
+                    entry["gaps"] = _per_class(gaps.gaps.loc[group])
+                    entry["gap_rms"] = {m: finite_or_none(float(v)) for m, v in gaps.gap_rms.loc[group].items()}
+                per_group[group] = entry
+            return {
+                "group_column": self.gap_group,
+                "groups": [str(g) for g in gaps.groups],
+                "reference_group": str(reference),
+                "direction": f"rate(group) − rate({reference}) for every other group; {reference}: {gaps.reference_rule}",
+                "by_group": _keyed(per_group, "group"),
+                "spread": _per_class(gaps.difference()),
+            }
+        protected, reference = gaps.groups
+        return {
+            "group_column": self.gap_group,
+            "protected_group": str(protected),
+            "reference_group": str(reference),
+            "direction": f"rate({protected}) − rate({reference}): {gaps.direction}",
+            "per_class": _per_class(gaps.gaps),
+            "gap_rms": {m: finite_or_none(v) for m, v in gaps.gap_rms.items()},
+        }
+
+
+def _per_class(frame: pd.DataFrame) -> dict:
+    """``{class: {metric: value}}`` of a frame with one row per class and one column per metric."""
+    return _keyed({c: {str(m): finite_or_none(float(v)) for m, v in row.items()} for c, row in frame.to_dict("index").items()},
+                  "class")
 
 
 def _keyed(mapping: dict, what: str) -> dict:
@@ -138,8 +168,10 @@ def audit_predictions(path: str | Path, label: str, prediction: str, groups: Seq
                       multiclass: bool = False, protected_group: str | None = None,
                       reference_group: str | None = None) -> ClassificationAudit:
     """The ``irfair fairness`` audit of a predictions CSV: ε of labels and predictions over the group
-    columns (Foulds et al.), and PPR/TPR/FPR gaps rate(protected) − rate(reference) in the two-valued
-    ``gap_group`` column (Chen et al.; female − male by default when the values say so)."""
+    columns (Foulds et al.), and PPR/TPR/FPR gaps in the ``gap_group`` column (Chen et al.): with two
+    values rate(protected) − rate(reference) (female − male by default when the values say so); with more,
+    every value's rates and gaps against ``reference_group`` (default: the largest group) and the spread
+    max − min over the values — or, with ``protected_group``, that value against the reference alone."""
     group_names = parse_groups(groups)
     label, prediction = _column_name("--label", label), _column_name("--prediction", prediction)
     score = None if score is None else _column_name("--score", score)
@@ -149,22 +181,39 @@ def audit_predictions(path: str | Path, label: str, prediction: str, groups: Seq
                              gap_group=gap_column)
     gap_values = table.groups[gap_column].to_numpy(dtype=object)
     distinct = sorted(pd.unique(gap_values))
-    if len(distinct) != 2:
-        raise IrfairInputError(path, None, f"gaps need a two-valued group column; {gap_column!r} has {len(distinct)} "
-                                           f"value(s) ({short(', '.join(distinct[:6]), 120)}); choose one with --gap-group")
-    for option, value in (("--protected-group", protected_group), ("--reference-group", reference_group)):
-        if value is not None and value.strip() not in distinct:
+    if len(distinct) < 2:
+        raise IrfairInputError(path, None, f"gaps need a group column with two or more values; {gap_column!r} has only "
+                                           f"{short(distinct[0], 40)}; choose another with --gap-group")
+    protected = None if protected_group is None else protected_group.strip()
+    reference = None if reference_group is None else reference_group.strip()
+    for option, value in (("--protected-group", protected), ("--reference-group", reference)):
+        if value is not None and value not in distinct:
             raise IrfairInputError(path, None, f"{option} {short(value)} is not a value of column {gap_column!r} "
                                                f"({', '.join(short(v, 40) for v in distinct)})")
     frame = pd.concat([pd.DataFrame({LABEL_COLUMN: table.labels, PREDICTION_COLUMN: table.predictions}), table.groups[group_names]], axis=1)
     epsilon = bias_amplification(frame, LABEL_COLUMN, PREDICTION_COLUMN, group_names, alpha=alpha)
-    gaps = statistical_gaps(table.labels, table.predictions, gap_values, classes=table.classes,
-                            protected_group=None if protected_group is None else protected_group.strip(),
-                            reference_group=None if reference_group is None else reference_group.strip())
+    gaps = _gaps(table.labels, table.predictions, gap_values, table.classes, protected, reference)
     scores = None
     if table.scores is not None:
         scores = pd.Series({value: float(table.scores[gap_values == value].mean()) for value in gaps.groups})
     return ClassificationAudit(epsilon, gaps, gap_column, scores, len(table.labels), table.classes, table.positive)
+
+
+def _gaps(labels, predictions, groups: np.ndarray, classes: list, protected: str | None,
+          reference: str | None) -> GroupGaps | MultiGroupGaps:
+    """Two values: protected − reference; more: every value against the reference (default the largest), or,
+    with ``protected``, that value against the reference on their rows alone (the rates do not depend on the others)."""
+    if len(pd.unique(groups)) == 2:
+        return statistical_gaps(labels, predictions, groups, classes=classes, protected_group=protected, reference_group=reference)
+    if protected is None:
+        return statistical_gaps_by_group(labels, predictions, groups, classes=classes, reference_group=reference)
+    reference, _ = reference_of(groups, reference)
+    if reference == protected:
+        raise IrfairInputError(None, None, f"the protected and reference groups must differ (both {short(protected)}); "
+                                           "the reference defaults to the largest group")
+    rows = (groups == protected) | (groups == reference)
+    return statistical_gaps(labels[rows], predictions[rows], groups[rows], classes=classes, protected_group=protected,
+                            reference_group=reference)
 
 
 def _column_name(option: str, name: object) -> str:
@@ -179,12 +228,36 @@ def format_audit(result: ClassificationAudit) -> str:
                else "classes " + ", ".join(repr(c) for c in result.classes))
     lines = [f"differential fairness ε ({result.n_rows} rows, {classes}; smoothed as set by --alpha)",
              result.epsilon.round(4).to_string(), ""]
-    protected, reference = result.gaps.groups
-    lines.append(f"gaps per class in column {result.gap_group!r}: rate({protected}) − rate({reference}), "
-                 f"{result.gaps.direction}")
-    lines.append(result.gaps.gaps.round(4).to_string())
-    rms = result.gaps.gap_rms
-    lines.append("GapRMS: " + ", ".join(f"{m} {v:.4f}" for m, v in rms.items()))
+    if isinstance(result.gaps, MultiGroupGaps):
+        lines += _multi_group_lines(result.gap_group, result.gaps)
+    else:
+        protected, reference = result.gaps.groups
+        lines.append(f"gaps per class in column {result.gap_group!r}: rate({protected}) − rate({reference}), "
+                     f"{result.gaps.direction}")
+        lines.append(result.gaps.gaps.round(4).to_string())
+        rms = result.gaps.gap_rms
+        lines.append("GapRMS: " + ", ".join(f"{m} {v:.4f}" for m, v in rms.items()))
     if result.scores_by_group is not None:
         lines.append("mean score by group: " + ", ".join(f"{k} {v:.4f}" for k, v in result.scores_by_group.items()))
     return "\n".join(lines)
+
+
+def _multi_group_lines(column: str, gaps: MultiGroupGaps) -> list[str]:
+    """Rates and gaps of every value (one row per value and class), the spread and GapRMS per value."""
+    reference = gaps.reference_group
+    rows = []
+    for group in gaps.groups:
+        rates = gaps.rates[group].unstack("metric")[list(METRICS)]
+        difference = gaps.gaps.loc[group] if group != reference else rates * float("nan")
+        for c in rates.index:
+            rows.append({"group": f"{group} (reference)" if group == reference else group, "n_rows": int(gaps.sizes[group]),
+                         "class": c, **rates.loc[c].to_dict(), **{f"gap_{m}": difference.loc[c, m] for m in METRICS}})
+    table = pd.DataFrame(rows).set_index(["group", "n_rows", "class"])
+    spread = gaps.difference()
+    return [f"rates and gaps per class in column {column!r} ({len(gaps.groups)} values): gap = rate(group) − rate({reference}),",
+            f"the reference {reference} being {gaps.reference_rule} (--reference-group to choose another)",
+            table.round(4).to_string(na_rep="-"), "",
+            f"spread per class: max − min over the {len(gaps.groups)} values",
+            spread.round(4).to_string(na_rep="n/a"), "",
+            f"GapRMS against {reference}",
+            gaps.gap_rms.round(4).to_string(na_rep="n/a")]

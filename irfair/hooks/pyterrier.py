@@ -14,6 +14,7 @@ averages). Systems are result frames (``qid, docno, score[, rank]``) or transfor
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
@@ -22,7 +23,7 @@ from ..audit import PERFECT, audit
 from ..cache import CacheDir, resolve_cache_dir
 from ..corpus import TermStore, open_corpus
 from ..embeddings import load_embeddings
-from ..errors import IrfairInputError, MissingExtraError
+from ..errors import IrfairInputError, IrfairWarning, MissingExtraError
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel
 from ..measures.effectiveness import DEFAULT_MEASURES
@@ -71,6 +72,10 @@ def gsr_experiment(retr_systems: Sequence | Mapping, topics, qrels, corpus, eval
     perfect run's GSR is clearly positive), ``n_queries`` (queries GSR uses), ``n_evaluated`` (queries the measures
     average over) and one column per measure — the names of :meth:`irfair.AuditResult.table`.
 
+    When relative GSR is n/a (the perfect run's GSR is not clearly positive, or no bootstrap CI shows it),
+    ``relative_gsr_pct`` is NaN on every row, and the reason is given once: an :class:`IrfairWarning` and
+    ``table.attrs["relative_gsr_note"]`` (None when relative GSR is given).
+
     ``retr_systems``: result frames or transformers (applied to the topics), a list (named by ``names``) or
     ``{name: system}``; ``topics``: a frame ``qid, query`` or any shape :func:`irfair.trec.as_topics` takes;
     ``qrels``: a frame ``qid, docno, label`` or any qrels shape; ``audit_options``: :func:`irfair.audit`'s
@@ -94,4 +99,8 @@ def gsr_experiment(retr_systems: Sequence | Mapping, topics, qrels, corpus, eval
         row = table.loc[name]
         rows.append({"name": name, **{c: row[c] for c in ("gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "relative_gsr_pct")},
                      "n_queries": int(row["n_queries"]), "n_evaluated": int(row["n_evaluated"]), **{m: row[m] for m in result.measures}})
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    frame.attrs["relative_gsr_note"] = result.relative_gsr_note
+    if result.relative_gsr_note:
+        warnings.warn(IrfairWarning(f"relative_gsr_pct is NaN: {result.relative_gsr_note}"), stacklevel=2)
+    return frame

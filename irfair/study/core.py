@@ -92,7 +92,8 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
     direct, favour = direct_stereotype_tables(lists, store, query_g.iloc[:, 0])
 
     result = StudyResult(
-        specs, audits, gsr_table(specs, audits), effectiveness_table(specs, audits[config.measure_embeddings[0]]),
+        specs, audits, gsr_table(specs, audits, config.n_bootstrap, config.seed),
+        effectiveness_table(specs, audits[config.measure_embeddings[0]]),
         reliability_table(audits, query_g), rank_changes, changes_per_query, direct, favour, validation_table(measuring), query_g,
     )
     result.config = config

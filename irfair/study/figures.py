@@ -41,22 +41,27 @@ def grid_figure(result, embeddings: str):
 
 
 def tau_figure(result):
-    """Kendall τ distance between the top lists before and after debiasing against |g(q)|."""
-    fig, ax = pyplot().subplots(figsize=(6.4, 4.4))
-    frame = result.rank_changes_per_query.dropna()
-    for (system, variant), group in frame.groupby(["system", "variant"]):
-        ax.scatter(group["abs_g"], group["kendall_tau_distance"], s=10, alpha=0.6, label=f"{system} ({variant})")
-    ax.set_xlabel("|g(q)|  (absolute query genderedness)")
-    ax.set_ylabel(f"Kendall τ distance, top-{result.tau_depth} lists\nbefore vs after debiasing")
-    ax.xaxis.set_major_locator(ticker().MaxNLocator(6))
-    if len(frame):
-        ax.legend(fontsize=7, ncol=2)
+    """Kendall τ distance between the top lists before and after debiasing against |g(q)|: one panel per
+    embedding that |g(q)| is measured with (a system's own ranking embedding), so that no axis mixes two."""
+    frame = result.rank_changes_per_query.dropna(subset=["abs_g", "kendall_tau_distance"])
+    panels = list(dict.fromkeys(frame["g_embeddings"])) if len(frame) else [None]
+    fig, axes = _grid(len(panels), min(len(panels), 2), 4.6, 4.0, sharey=True)
+    for ax, embeddings in zip(axes.flat, panels):
+        part = frame[frame["g_embeddings"] == embeddings] if embeddings else frame
+        for (system, variant), group in part.groupby(["system", "variant"]):
+            ax.scatter(group["abs_g"], group["kendall_tau_distance"], s=10, alpha=0.6, label=f"{system} ({variant})")
+        ax.set_xlabel(f"|g(q)| with {embeddings}" if embeddings else "|g(q)|")
+        ax.xaxis.set_major_locator(ticker().MaxNLocator(5))
+        if len(part):  # above the panel, never over its points
+            ax.legend(fontsize=7, ncol=2, loc="lower left", bbox_to_anchor=(0, 1.01), borderaxespad=0, frameon=False)
+    axes.flat[0].set_ylabel(f"Kendall τ distance, top-{result.tau_depth} lists\nbefore vs after debiasing")
     fig.tight_layout()
     return fig
 
 
 def favour_figure(result):
-    """Stacked bars: share of queries whose list favours male / neither / female documents, per g(q) bin."""
+    """Stacked bars: share of queries whose list favours male / neither / female documents, per g(q) bin,
+    with the bin's number of queries above each bar and the legend above the panels."""
     runs = list(dict.fromkeys(result.favour["run"]))
     fig, axes = _grid(len(runs), 4, 3.4, 3.0, sharey=True)
     colours = {"male": "#4575b4", "balanced": "#d9d9d9", "female": "#d73027"}
@@ -66,13 +71,19 @@ def favour_figure(result):
         for column in ("male", "balanced", "female"):
             ax.bar(range(len(table)), table[column], bottom=bottom, color=colours[column], label=column)
             bottom += table[column].to_numpy()
+        for x, count in enumerate(table["n_queries"]):
+            ax.text(x, 1.02, f"{count}", ha="center", va="bottom", fontsize=7)
+        ax.set_ylim(0, 1.15)
+        ax.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
         ax.set_xticks(range(len(table)), table.index, rotation=40, ha="right", rotation_mode="anchor", fontsize=7)
         ax.tick_params(axis="y", labelsize=7)
         ax.set_title(run, fontsize=8)
-    axes.flat[0].legend(fontsize=7, loc="lower left")
-    fig.supxlabel("query genderedness g(q), bin", fontsize=9)
-    fig.supylabel("share of queries whose list favours", fontsize=9)
-    fig.tight_layout()
+    measured = result.query_genderedness.columns[0]
+    fig.supxlabel(f"query genderedness g(q) with {measured}, bin", fontsize=9)
+    fig.supylabel("share of queries whose list favours (number above a bar: queries in the bin)", fontsize=9)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+    handles, labels = axes.flat[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="upper center", ncol=3, fontsize=8, frameon=False)
     return fig
 
 

@@ -9,10 +9,12 @@ import numpy as np
 import pandas as pd
 
 from ..atomic import safe_filename, write_outputs
+from ..audit import PERFECT
 from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
 from ..audit.summary import ci
 from .figures import figures
 from .html import study_page
+from .tables import embedding_column
 
 
 def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -73,13 +75,75 @@ class FigureCache:
 
 
 TITLES = {
-    "gsr": "GSR, delta_gsr = GSR - GSR(perfect) and relative_gsr_pct per measuring embedding",
-    "effectiveness": "Effectiveness (% change vs regular; * p < 0.05, ** p < 0.01, paired t-test)",
+    "gsr": "GSR, delta_gsr = GSR - GSR(perfect) and relative_gsr_pct with 95% CIs; columns end with the measuring embedding",
+    "effectiveness": "Effectiveness (*_change_pct: % change vs the regular variant; *_p: paired t-test, * p < 0.05, ** p < 0.01)",
     "reliability": "Reliability across measuring embeddings",
     "rank_changes": "Rank changes after debiasing (Kendall τ distance of the top-{depth} lists) against |g(q)|",
     "direct_stereotype": "Direct stereotypes: gap(q) = (m + 1)/(f + 1) over each list",
     "intrinsic_validation": "Intrinsic validation of genderedness (one-tailed permutation tests)",
 }
+
+
+def relative_notes(result) -> list[str]:
+    """One line per measuring embedding whose relative GSR is n/a, saying why."""
+    return [f"{embedding_column('relative_gsr_pct', emb)}: {audit.relative_gsr_note}"
+            for emb, audit in result.audits.items() if audit.relative_gsr_note]
+
+
+def aligned(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """A fixed-width text table: header, rule and rows, columns two spaces apart."""
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), "  ".join("-" * w for w in widths)]
+    return lines + ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+
+
+def _number(value, digits: int = 4, sign: bool = True) -> str:
+    if value is None or not math.isfinite(float(value)):
+        return "n/a"
+    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+
+
+def gsr_lines(result, embeddings: str) -> list[str]:
+    """The GSR of every run measured with ``embeddings``, fitting 100 columns: answer line, then the table."""
+    audit = result.audits[embeddings]
+    table = result.gsr
+    column = lambda name: embedding_column(name, embeddings)  # noqa: E731
+    perfect = audit.perfect.gsr
+    lines = [f"GSR measured with {embeddings} (gsr.csv: *{column('')}); perfect run "
+             f"{_number(perfect.slope)} {ci(perfect.ci_low, perfect.ci_high)}"]
+    rows = []
+    for values in table.to_dict("records"):
+        is_perfect = values["run"] == PERFECT
+        rows.append([values["run"], _number(values[column("gsr")]), ci(values[column("gsr_ci_low")], values[column("gsr_ci_high")]),
+                     "-" if is_perfect else _number(values[column("delta_gsr")]),
+                     "-" if is_perfect else ci(values[column("delta_gsr_ci_low")], values[column("delta_gsr_ci_high")]),
+                     "-" if is_perfect else _number(values[column("delta_gsr_p")], 3, sign=False)])
+    lines += aligned(["run", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p"], rows)
+    if audit.relative_gsr_note:
+        lines.append(f"{column('relative_gsr_pct')}: {audit.relative_gsr_note}")
+    else:
+        lines.append(f"{column('relative_gsr_pct')} (100 · delta_gsr / gsr(perfect)) with its CI: gsr.csv, --wide")
+    return lines
+
+
+def terminal_text(result, wide: bool = False) -> str:
+    """What ``irfair study`` prints: per measuring embedding the runs' GSR and ΔGSR with CIs (≤ 100 columns),
+    then the agreement of the embeddings; ``wide``: the whole GSR table (relative GSR with its CI included)."""
+    if wide:
+        lines = [to_markdown(compact_gsr(result.gsr)), *relative_notes(result)]
+    else:
+        lines = []
+        for emb in result.audits:
+            lines += [*gsr_lines(result, emb), ""]
+        lines.pop()
+    reliability = result.reliability
+    if len(reliability):
+        lines += ["", "agreement of the measuring embeddings: Spearman rho of the runs' GSR, Pearson r of g(q)"]
+        rows = [[r.embeddings, _number(r.spearman_rho_gsr), _number(r.spearman_p, 3, False), str(r.n_systems),
+                 _number(r.pearson_r_query_g), _number(r.pearson_p, 3, False), str(r.n_queries)]
+                for r in reliability.itertuples(index=False)]
+        lines += aligned(list(reliability.columns), rows)
+    return "\n".join(lines) + "\n"
 
 
 def study_tables(result) -> dict[str, pd.DataFrame]:
@@ -100,8 +164,7 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
     for name, title in TITLES.items():
         shown = compact_gsr(tables[name]) if name == "gsr" else tables[name]
         markdown += [f"## {title.format(depth=result.tau_depth)}", "", to_markdown(shown), ""]
-    notes = {emb: audit.relative_gsr_note for emb, audit in result.audits.items() if audit.relative_gsr_note}
-    markdown += [f"relative_gsr_pct [{emb}]: {note}" for emb, note in notes.items()]
+    markdown += relative_notes(result)
     writers["study.md"] = lambda p: p.write_text("\n".join(markdown) + "\n", encoding="utf-8")
     cache = FigureCache()
     study_figures = figures(result)

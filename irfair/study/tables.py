@@ -1,28 +1,35 @@
 """The study's tables, one named function each, from the audits and runs (Fabris et al., Section 4)."""
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..audit import PERFECT, RANDOM, AuditResult
+from ..audit import PERFECT, RANDOM, AuditResult, SystemAudit
 from ..corpus import TermStore
 from ..embeddings import Embeddings
 from ..gender.direction import gender_direction
 from ..gender.stereotype import document_gender, favour_shares, intrinsic_validation, list_gaps
 from ..measures.effectiveness import DEFAULT_MEASURES, paired_t_test
+from ..measures.gsr import bootstrap_slopes, percentile_ci, resample_indices
 from ..rankers import EMBEDDING
 from ..trec import Run
 from .plan import SystemSpec, short_name
 
 TAU_DEPTH = 100
+# per measuring embedding, each column suffixed with its short name (gsr_w2v, delta_gsr_p_glove, ...)
 GSR_COLUMNS = ("gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "delta_gsr_ci_low", "delta_gsr_ci_high", "delta_gsr_p",
-               "relative_gsr_pct")
+               "relative_gsr_pct", "relative_gsr_pct_ci_low", "relative_gsr_pct_ci_high")
 GENDERED_BINS = (-1.0, -0.1, -0.05, -0.02, 0.02, 0.05, 0.1, 1.0)
 # the bins above in words (each right-closed: "-0.05 to -0.02" is -0.05 < g(q) <= -0.02)
 BIN_LABELS = ("<= -0.10", "-0.10 to -0.05", "-0.05 to -0.02", "-0.02 to 0.02", "0.02 to 0.05", "0.05 to 0.10", "> 0.10")
+
+
+VALIDATION_COLUMNS = {"mean g (female set)": "mean_g_female_set", "mean g (male set)": "mean_g_male_set",
+                      "p (one-tailed)": "p_one_tailed", "words used": "words_used"}
 
 
 def bin_label(interval: pd.Interval) -> str:
@@ -44,33 +51,73 @@ def _stars(p: float) -> str:
     return "**" if p < 0.01 else "*" if p < 0.05 else ""
 
 
-def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult]) -> pd.DataFrame:
-    """GSR, delta_gsr (GSR − GSR(perfect)) and relative_gsr_pct (n/a unless the perfect run's GSR is clearly
-    positive, see :mod:`irfair.audit.result`) of every run under each measuring embedding; index (system, variant)."""
+def embedding_column(column: str, embeddings: str) -> str:
+    """A study column measured with ``embeddings``: ``gsr`` with ``w2v-gnews-26k`` → ``gsr_w2v``."""
+    return f"{column}_{short_name(embeddings)}"
+
+
+def measure_column(measure: str) -> str:
+    """An effectiveness measure as a column name, lower case as the audit's bias columns: ``MAP`` → ``map``,
+    ``nDCG@100`` → ``ndcg@100``."""
+    return measure.lower()
+
+
+def relative_gsr_ci(system: SystemAudit, perfect: SystemAudit, n_bootstrap: int, seed: int) -> tuple[float, float]:
+    """95% percentile CI of relative GSR, 100 · (GSR − GSR(perfect)) / GSR(perfect) in percent, from a paired
+    bootstrap over the queries both runs use (the same resampled queries in numerator and denominator);
+    NaN when relative GSR is n/a, with fewer than 3 such queries or no resamples."""
+    nan = (float("nan"), float("nan"))
+    if not math.isfinite(system.relative_gsr) or n_bootstrap <= 0:
+        return nan
+    a = system.gsr.per_query[system.gsr.per_query["used"]].set_index("qid")
+    b = perfect.gsr.per_query[perfect.gsr.per_query["used"]].set_index("qid")
+    common = a.index.intersection(b.index)
+    if len(common) < 3:
+        return nan
+    x = a.loc[common, "query_genderedness"].to_numpy(dtype=np.float64)
+    indices = resample_indices(len(common), n_bootstrap, seed)
+    slopes = bootstrap_slopes(x, a.loc[common, "list_genderedness"].to_numpy(dtype=np.float64), indices)
+    perfect_slopes = bootstrap_slopes(x, b.loc[common, "list_genderedness"].to_numpy(dtype=np.float64), indices)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return percentile_ci(100.0 * (slopes - perfect_slopes) / perfect_slopes)
+
+
+def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult], n_bootstrap: int = 1000,
+              seed: int = 0) -> pd.DataFrame:
+    """GSR, delta_gsr (GSR − GSR(perfect)) and relative_gsr_pct with its 95% CI (n/a unless the perfect run's GSR
+    is clearly positive, see :mod:`irfair.audit.result`; the CI from ``n_bootstrap`` paired resamples) of every
+    run under each measuring embedding, columns :data:`GSR_COLUMNS` suffixed by :func:`embedding_column`; index
+    (system, variant)."""
     rows = []
     for name, spec in _rows(specs):
         row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-", "run": name}
         for emb, result in audits.items():
             summary = result[name].summary()
+            low, high = (float("nan"),) * 2 if name == PERFECT else relative_gsr_ci(result[name], result.perfect, n_bootstrap, seed)
+            summary.update(relative_gsr_pct_ci_low=low, relative_gsr_pct_ci_high=high)
             for column in GSR_COLUMNS:
-                row[f"{column} [{short_name(emb)}]"] = summary[column]
+                row[embedding_column(column, emb)] = summary[column]
         rows.append(row)
     return pd.DataFrame(rows).set_index(["system", "variant"])
 
 
 def effectiveness_table(specs: Sequence[SystemSpec], audit: AuditResult) -> pd.DataFrame:
-    """MAP, nDCG@100, P@10 per run with the % change against the regular variant and paired t-test stars."""
+    """MAP, nDCG@100, P@10 per run (columns ``map``, ``ndcg@100``, ``p@10``) with, for a debiased variant, the
+    change against its regular variant in percent (``map_change_pct``), the paired t-test's p (``map_p``) and
+    its stars (``map_sig``: * p < 0.05, ** p < 0.01)."""
     rows = []
     for name, spec in _rows(specs):
         evaluation = audit[name].evaluation
         row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-"}
         regular = audit[_regular_of(specs, spec)].evaluation if spec is not None and spec.variant != "regular" else None
         for measure in DEFAULT_MEASURES:
-            value = evaluation.means[measure]
-            row[measure] = value
+            value, column = evaluation.means[measure], measure_column(measure)
+            row[column] = value
             base = regular.means[measure] if regular is not None else float("nan")
-            row[f"{measure} %"] = 100 * (value - base) / base if regular is not None and base else float("nan")
-            row[f"{measure} sig."] = _stars(paired_t_test(evaluation, regular, measure)[1]) if regular is not None else ""
+            p = paired_t_test(evaluation, regular, measure)[1] if regular is not None else float("nan")
+            row[f"{column}_change_pct"] = 100 * (value - base) / base if regular is not None and base else float("nan")
+            row[f"{column}_p"] = p
+            row[f"{column}_sig"] = _stars(p) if regular is not None else ""
         rows.append(row)
     return pd.DataFrame(rows).set_index(["system", "variant"])
 
@@ -83,7 +130,8 @@ def query_genderedness_table(audits: Mapping[str, AuditResult]) -> pd.DataFrame:
 
 
 def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) -> pd.DataFrame:
-    """For each pair of measuring embeddings: Spearman ρ of the systems' GSR and Pearson r of g(q)."""
+    """For each pair of measuring embeddings: Spearman ρ of the systems' GSR (``spearman_rho_gsr``, ``spearman_p``,
+    over ``n_systems``) and Pearson r of g(q) (``pearson_r_query_g``, ``pearson_p``, over ``n_queries``)."""
     rows = []
     names = list(audits)
     for i, first in enumerate(names):
@@ -95,9 +143,9 @@ def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) 
             r = stats.pearsonr(both.iloc[:, 0], both.iloc[:, 1]) if len(both) > 2 else None
             rows.append({
                 "embeddings": f"{short_name(first)} vs {short_name(second)}",
-                "Spearman rho of system GSR": rho.statistic, "p (rho)": rho.pvalue, "systems": len(systems),
-                "Pearson r of g(q)": r.statistic if r else float("nan"), "p (r)": r.pvalue if r else float("nan"),
-                "queries": len(both),
+                "spearman_rho_gsr": rho.statistic, "spearman_p": rho.pvalue, "n_systems": len(systems),
+                "pearson_r_query_g": r.statistic if r else float("nan"), "pearson_p": r.pvalue if r else float("nan"),
+                "n_queries": len(both),
             })
     return pd.DataFrame(rows)
 
@@ -118,30 +166,34 @@ def kendall_tau_distance(before: Sequence[str], after: Sequence[str], k: int = T
 def rank_change_tables(specs: Sequence[SystemSpec], runs: Mapping[str, Run], qids: Sequence[str],
                        query_g: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Kendall τ distance of each debiased embedding ranker's lists from its regular variant's, per query,
-    and per system its mean and Pearson r with |g(q)|: ``(summary, per_query)``."""
+    and per system its mean and Pearson r with |g(q)|: ``(summary, per_query)``. |g(q)| is measured with the
+    system's own ranking embedding when it is a measuring one (else the first), named in ``g_embeddings``."""
     summary, per_query = [], []
     for spec in specs:
         if spec.family != EMBEDDING or spec.variant == "regular":
             continue
         before, after = runs[_regular_of(specs, spec)], runs[spec.name]
         g_column = short_name(spec.embeddings) if short_name(spec.embeddings) in query_g else query_g.columns[0]
-        rows = [{"system": spec.system, "variant": spec.variant, "qid": qid, "abs_g": abs(query_g[g_column].get(qid, np.nan)),
+        rows = [{"system": spec.system, "variant": spec.variant, "g_embeddings": g_column, "qid": qid,
+                 "abs_g": abs(query_g[g_column].get(qid, np.nan)),
                  "kendall_tau_distance": kendall_tau_distance(before.doc_ids(qid), after.doc_ids(qid))}
                 for qid in qids if qid in before.ranking and qid in after.ranking]
         per_query += rows
         frame = pd.DataFrame(rows, columns=["abs_g", "kendall_tau_distance"]).dropna()
         varies = len(frame) > 2 and frame["kendall_tau_distance"].std() > 0
         r = stats.pearsonr(frame["abs_g"], frame["kendall_tau_distance"]) if varies else None
-        summary.append({"system": spec.system, "variant": spec.variant, "mean tau distance": frame["kendall_tau_distance"].mean(),
-                        "Pearson r (|g(q)|, tau distance)": r.statistic if r else float("nan"),
-                        "p": r.pvalue if r else float("nan"), "queries": len(frame)})
+        summary.append({"system": spec.system, "variant": spec.variant, "g_embeddings": g_column,
+                        "mean_tau_distance": frame["kendall_tau_distance"].mean(),
+                        "pearson_r_abs_g_tau": r.statistic if r else float("nan"),
+                        "pearson_p": r.pvalue if r else float("nan"), "n_queries": len(frame)})
     return pd.DataFrame(summary), pd.DataFrame(per_query)
 
 
 def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], store: TermStore,
                              query_g: pd.Series) -> tuple[pd.DataFrame, pd.DataFrame]:
     """gap(q) = (m + 1)/(f + 1) of every run's lists (``lists[run][qid]``, the perfect run's included) and
-    the shares of lists favouring male/female documents per g(q) bin: ``(per run, favour shares)``."""
+    the shares of lists favouring male/female documents per g(q) bin with the bin's number of queries
+    (``n_queries``): ``(per run, favour shares)``."""
     needed = sorted({d for per in lists.values() for docs in per.values() for d in docs})
     genders = document_gender(store, needed)
     perfect_gaps = list_gaps(lists[PERFECT], genders)
@@ -149,9 +201,11 @@ def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], s
     for name, per_query in lists.items():
         gaps = list_gaps(per_query, genders)
         delta = (gaps["gap"] - perfect_gaps["gap"].reindex(gaps.index)).dropna()
-        direct_rows.append({"run": name, "mean gap": gaps["gap"].mean(), "mean delta gap vs perfect": delta.mean(),
-                            "queries": len(gaps), "queries without a female document": int(gaps["no_female_doc"].sum())})
+        direct_rows.append({"run": name, "mean_gap": gaps["gap"].mean(), "mean_delta_gap": delta.mean(),
+                            "n_queries": len(gaps), "n_queries_no_female_doc": int(gaps["no_female_doc"].sum())})
         shares = favour_shares(gaps, query_g, GENDERED_BINS)
+        binned = pd.cut(gaps.join(query_g.rename("g"), how="inner")["g"].dropna(), bins=GENDERED_BINS, include_lowest=True)
+        shares["n_queries"] = binned.value_counts().reindex(shares.index).fillna(0).astype(int)
         shares.insert(0, "run", name)
         favour_frames.append(shares.reset_index())
     favour = pd.concat(favour_frames, ignore_index=True)
@@ -160,10 +214,11 @@ def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], s
 
 
 def validation_table(embeddings: Mapping[str, Embeddings]) -> pd.DataFrame:
-    """Intrinsic validation (Fig. 1 of the paper) under each measuring embedding ``{name: Embeddings}``."""
+    """Intrinsic validation (Fig. 1 of the paper) under each measuring embedding ``{name: Embeddings}``: mean g(w)
+    of each set (``mean_g_female_set``, ``mean_g_male_set``), the one-tailed permutation p and the words used."""
     frames = []
     for name, vectors in embeddings.items():
-        table = intrinsic_validation(vectors, gender_direction(vectors))
+        table = intrinsic_validation(vectors, gender_direction(vectors)).rename(columns=VALIDATION_COLUMNS)
         table.insert(0, "embeddings", short_name(name))
         frames.append(table.reset_index())
     return pd.concat(frames, ignore_index=True)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..compression import read_bytes
+from ..errors import IrfairInputError
+
 _BLANKS = re.compile(rb"[ \t\x1f]+")
 _LINE_EDGES = re.compile(rb"(?m)^ | $")
 # line breaks of str.splitlines() other than \n (and \r\n): the line-by-line reader would count lines differently
@@ -21,12 +24,12 @@ _IRREGULAR_BLANKS = (b"\t", b"\x1f", b"  ", b"\n ", b" \n")
 
 
 def _normalised(path: Path) -> bytes | None:
-    """The file's bytes with every run of blanks made one space and no blank at a line's ends; None when
-    the file is missing or empty, holds non-ASCII bytes or line breaks other than \\n and \\r\\n."""
+    """The file's bytes (decompressed as its first bytes say) with every run of blanks made one space and no
+    blank at a line's ends; None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \\n and \\r\\n."""
     try:
-        data = path.read_bytes()
-    except OSError:
-        return None
+        data = read_bytes(path)
+    except IrfairInputError:
+        return None  # the line reader names the problem
     if not data.strip() or not data.isascii():
         return None
     data = data.replace(b"\r\n", b"\n")

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import write_text
+from ..compression import plain_name
 from ..errors import IrfairInputError
 from .lines import read_lines
 from .topics import Topic
@@ -104,7 +105,7 @@ def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> 
 
 
 def read_qrels(path: str | Path) -> Qrels:
-    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant).
+    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant; plain, gzip, bzip2 or xz).
 
     Returns ``{qid: {doc_id: grade}}`` (queries and documents in file order). Well-formed files are parsed
     at C speed (:mod:`.columns`); any other is read line by line, which names the line at fault.
@@ -154,9 +155,10 @@ def _read_qrels_lines(path: str | Path) -> Qrels:
 
 
 def read_run(path: str | Path, name: str | None = None) -> Run:
-    """Read a TREC run ``qid Q0 doc_id rank score tag``, validating every line; text after the tag is ignored,
-    as trec_eval ignores it. Well-formed files are parsed into arrays at C speed (:mod:`.columns`); any
-    other file is read line by line, which names the line at fault."""
+    """Read a TREC run ``qid Q0 doc_id rank score tag`` (plain, gzip, bzip2 or xz, told by its bytes), validating
+    every line; text after the tag is ignored, as trec_eval ignores it. Its name: ``name``, else :func:`run_name`.
+    Well-formed files are parsed into arrays at C speed (:mod:`.columns`); any other file is read line by line,
+    which names the line at fault."""
     fast = _read_run_columns(path, name)
     return fast if fast is not None else _read_run_lines(path, name)
 
@@ -195,7 +197,7 @@ def _read_run_columns(path: str | Path, name: str | None) -> Run | None:
     ranking = {qid: list(zip(doc_list[start:end], score_list[start:end])) for qid, (start, end) in bounds.items()}
     tag = table.column("tag")[0].as_py()
     lines = line_numbers[order.to_numpy()]
-    return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag,
+    return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
 
 
@@ -221,7 +223,35 @@ def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
         ranking.setdefault(qid, []).append((doc_id, score))
         tag = tag or line_tag
     ranking = {qid: trec_eval_order(hits) for qid, hits in ranking.items()}
-    return Run(name=name or Path(path).stem, ranking=ranking, path=str(path), tag=tag, line_of=line_of)
+    return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag, line_of=line_of)
+
+
+RUN_FILE_ENDINGS = (".run", ".txt")
+
+
+def run_files(folder: str | Path) -> list[Path]:
+    """The run files of ``folder``, sorted by name: its files named ``*.run`` or ``*.txt``, or those names with a
+    compression ending (``.gz``, ``.bz2``, ``.xz``); not its sub-folders or hidden files. IrfairInputError when
+    there is none."""
+    folder = Path(folder)
+    try:
+        entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+    except OSError as exc:
+        raise IrfairInputError(folder, None, f"cannot list the run folder ({exc.strerror or exc})") from None
+    files = [p for p in entries if p.is_file() and plain_name(p).lower().endswith(RUN_FILE_ENDINGS)]
+    if not files:
+        other = [p.name for p in entries]
+        found = (f"it holds {len(other)} other {'entry' if len(other) == 1 else 'entries'}, e.g. {other[0]}" if other
+                 else "it is empty")
+        raise IrfairInputError(folder, None, f"no run files in this folder ({found}): expected *.run or *.txt files, "
+                                             "plain or compressed (.gz, .bz2, .xz)")
+    return files
+
+
+def run_name(path: str | Path) -> str:
+    """The name of the run in file ``path``: its name without a compression ending and extension
+    (``bm25.run.gz`` → ``bm25``)."""
+    return Path(plain_name(path)).stem
 
 
 def natural_qid_key(qid: str) -> tuple[int, int, str]:

@@ -26,7 +26,8 @@ def dataset_id(spec: str | Path) -> str | None:
         import ir_datasets
     except ImportError:
         return None
-    return text if text in ir_datasets.registry else None
+    registry = getattr(ir_datasets, "registry", None)
+    return text if registry is not None and text in registry else None
 
 
 def not_found(spec: str | Path, what: str) -> IrfairInputError:
@@ -57,7 +58,7 @@ def dataset_records(identifier: str, what: str) -> list:
     except (OSError, RuntimeError) as exc:
         handler = getattr(dataset, f"{kind}_handler")()
         raise IrfairInputError(identifier, None, f"ir_datasets could not read its {what} ({_reason(exc)}); "
-                                                 f"{_placement(handler)}") from None
+                                                 f"{placement(handler)}") from None
 
 
 @contextmanager
@@ -86,10 +87,10 @@ def _first_line(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def _placement(handler) -> str:
+def placement(handler) -> str:
     """Where ir_datasets looks for the source files of ``handler``, with the address it downloads them from."""
     places = []
-    for target, sources in _downloads(handler):
+    for target, sources in downloads(handler):
         url = next((s for s in sources if s.startswith(("http://", "https://"))), None)
         places.append(f"place {url or 'the file'} at {target}" if target else f"download {url}")
     if not places:
@@ -97,7 +98,7 @@ def _placement(handler) -> str:
     return "; ".join(places) + " (or pass a file)"
 
 
-def _downloads(obj, depth: int = 0, seen: set[int] | None = None) -> list[tuple[str | None, list[str]]]:
+def downloads(obj, depth: int = 0, seen: set[int] | None = None) -> list[tuple[str | None, list[str]]]:
     """``(cache path, [source urls or paths])`` of every ir_datasets Download reachable from ``obj``."""
     from ir_datasets.util.download import Download
 
@@ -115,5 +116,5 @@ def _downloads(obj, depth: int = 0, seen: set[int] | None = None) -> list[tuple[
         children = list(obj)
     for child in children:
         if hasattr(child, "__dict__") or isinstance(child, (list, tuple)):
-            found += _downloads(child, depth + 1, seen)
+            found += downloads(child, depth + 1, seen)
     return found

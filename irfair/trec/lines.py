@@ -1,20 +1,26 @@
-"""The lines of a TREC text file (topics, qrels, runs), read strictly: UTF-8, not empty."""
+"""The lines of a TREC text file (topics, qrels, runs), read strictly: UTF-8, not empty; gzip, bzip2 or xz
+data is decompressed first, recognised by its bytes (:mod:`irfair.compression`)."""
 from __future__ import annotations
 
 from pathlib import Path
 
+from ..compression import read_bytes
 from ..errors import IrfairInputError
 
 
 def read_lines(path: str | Path, what: str) -> list[str]:
-    """The lines of ``path``, a ``what`` file; IrfairInputError when missing, not UTF-8 (naming the line) or blank."""
+    """The lines of ``path``, a ``what`` file; IrfairInputError when missing, damaged, not UTF-8 (naming the line)
+    or blank."""
     file = Path(path)
+    if file.is_dir():
+        raise IrfairInputError(file, None, f"is a folder, expected a {what} file")
     if not file.is_file():
         raise IrfairInputError(file, None, f"{what} file not found")
+    data = read_bytes(file, what)
     try:
-        text = file.read_text(encoding="utf-8", errors="strict")
+        text = data.decode("utf-8", errors="strict")
     except UnicodeDecodeError as exc:
-        line = file.read_bytes()[: exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise IrfairInputError(file, line, f"{what} file must be UTF-8 text") from None
     if not text.strip():
         raise IrfairInputError(file, None, f"empty {what} file")

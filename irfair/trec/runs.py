@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from ..errors import IrfairInputError
-from .files import Run, read_run, trec_eval_order
+from .files import Run, read_run, run_files, trec_eval_order
 from .shapes import (
     DOC_COLUMNS,
     QID_COLUMNS,
@@ -29,7 +29,8 @@ SHAPES = ("a TREC run file, a Run, {qid: {doc_id: score}}, {qid: [doc_id, ...]},
 
 
 def as_runs(runs, reserved: Sequence[str] = ()) -> list[Run]:
-    """Runs from any shape of the module docstring, one or several (a list, or ``{name: run}``).
+    """Runs from any shape of the module docstring, one or several (a list, or ``{name: run}``); a folder (alone or
+    in a list) stands for its run files (``*.run``, ``*.txt``, plain or compressed), sorted by name, each a run.
 
     Unnamed runs are called ``run`` (or their file's stem, or a ranx run's name). Names are made unique: a
     repeated name, or one in ``reserved``, gets ``-2``, ``-3``, ... The arguments are never changed.
@@ -49,7 +50,7 @@ def as_runs(runs, reserved: Sequence[str] = ()) -> list[Run]:
 
 def _named(runs) -> list[tuple[str | None, object]]:
     if _single_run(runs):
-        return [(None, runs)]
+        return _folders_opened([(None, runs)])
     if isinstance(runs, Mapping):
         return [(str(name), obj) for name, obj in runs.items()]
     if isinstance(runs, Iterable):
@@ -58,8 +59,19 @@ def _named(runs) -> list[tuple[str | None, object]]:
             return [(None, items)]
         if not items:
             raise IrfairInputError(None, None, "no runs given")
-        return [(None, item) for item in items]
+        return _folders_opened([(None, item) for item in items])
     raise IrfairInputError(None, None, f"cannot read a run from {type(runs).__name__}: expected {SHAPES}")
+
+
+def _folders_opened(named: list[tuple[str | None, object]]) -> list[tuple[str | None, object]]:
+    """Each folder among the runs replaced by its run files (:func:`.files.run_files`), each a system."""
+    out: list[tuple[str | None, object]] = []
+    for name, obj in named:
+        if isinstance(obj, (str, Path)) and Path(obj).is_dir():
+            out += [(None, path) for path in run_files(obj)]
+        else:
+            out.append((name, obj))
+    return out
 
 
 def _single_run(obj) -> bool:

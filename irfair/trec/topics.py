@@ -3,12 +3,13 @@ are read into: parsed strictly, every bad line reported with file and line."""
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import write_text
-from ..errors import IrfairInputError
+from ..errors import IrfairInputError, IrfairWarning
 from .lines import read_lines
 
 QUERY_FIELDS = ("title", "desc", "title+desc")
@@ -42,7 +43,9 @@ _FIELD_PREFIX = {
 
 
 def read_topics(path: str | Path) -> dict[str, Topic]:
-    """Read TREC topics (``<top><num><title><desc>...``, closing tags optional) or ``qid<TAB>query`` lines.
+    """Read TREC topics (``<top><num><title><desc>...``, closing tags optional) or ``qid<TAB>query`` lines (a
+    first line naming the columns, ``qid<TAB>query``, ``query_id<TAB>text``, ..., is a header: skipped, with a
+    warning that says so and counts the topics); plain, gzip, bzip2 or xz, told by its bytes.
 
     Returns ``{qid: Topic}`` in file order. Raises IrfairInputError naming the line of any malformed topic.
     """
@@ -101,10 +104,24 @@ def _topic_from_fields(path: str | Path, line: int, fields: dict[str, list[str]]
     return Topic(qid=qid, title=clean("title"), description=clean("desc"))
 
 
+# first fields of a header line of a qid<TAB>query file (any case): no topic file numbers its topics so
+QID_HEADERS = frozenset({"qid", "query_id", "queryid", "query-id", "id", "topic", "topic_id", "topicid", "num", "number"})
+
+
+def tsv_header(line: str) -> bool:
+    """True when ``line`` is the header of a ``qid<TAB>query`` file: its first field is a column name of
+    :data:`QID_HEADERS` (``qid``, ``query_id``, ``id``, ...)."""
+    first = line.partition("\t")[0].strip().lower()
+    return "\t" in line and first in QID_HEADERS
+
+
 def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
     topics: dict[str, Topic] = {}
+    header = next((i for i, line in enumerate(lines) if line.strip()), None)
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
+            continue
+        if lineno - 1 == header and tsv_header(line):
             continue
         qid, sep, query = line.partition("\t")
         if not sep or not qid.strip():
@@ -113,6 +130,10 @@ def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
         if qid in topics:
             raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
         topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
+    if header is not None and tsv_header(lines[header]):
+        names = " ".join(lines[header].split())
+        warnings.warn(IrfairWarning(f"{path}: line {header + 1} ({names!r}) read as a header, not a topic: "
+                                    f"{len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=2)
     return topics
 
 

@@ -1,0 +1,29 @@
+"""What ``irfair demo`` and ``make demo`` tell about the cache the demo fills."""
+import os
+import subprocess
+from pathlib import Path
+
+from irfair.cli.demo import cache_note
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_cache_note_counts_what_the_cache_folder_holds(tmp_path, monkeypatch):
+    """One embeddings entry in a fresh cache folder: the note gives its size, counted here with os.walk."""
+    from irfair.embeddings import load_embeddings
+
+    monkeypatch.setenv("IRFAIR_CACHE", str(tmp_path))
+    assert cache_note() == (f"the cache folder {tmp_path} holds 0 MB (embeddings, tokenised documents), reused by later runs; "
+                            "`irfair cache clear` empties it")
+    load_embeddings("w2v-gnews-26k", tmp_path)
+    size = sum((Path(base) / name).lstat().st_size for base, _, names in os.walk(tmp_path) for name in names
+               if not name.endswith(".lock"))
+    assert size > 2**20 and f" holds {size / 2**20:.0f} MB " in cache_note()
+
+
+def test_make_demo_says_what_it_fills_and_how_to_clear_it():
+    """The recipe, as make would run it (the install step taken as done)."""
+    recipe = subprocess.run(["make", "-s", "-n", "-o", ".venv/.irfair-core", "demo"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout
+    assert "fills about 111 MB under the cache folder" in recipe and "irfair cache clear" in recipe
+    assert recipe.splitlines()[-1] == ".venv/bin/irfair demo --out demo"
