@@ -48,6 +48,7 @@ from .ranked import (
     single_list,
     value_at_depth,
 )
+from .tie_orders import EXACT_LIMIT, SAMPLES, expected_over_tie_orders
 
 DEFAULT_PATIENCE = 0.8
 DEFAULT_CUTOFFS = (5, 10, 20)
@@ -126,3 +127,46 @@ def texfair(female_counts: np.ndarray, male_counts: np.ndarray, lengths: np.ndar
     length = single_list(lengths, "lengths")
     return float(texfair_batch(female, male, length, None, [cutoff], patience=patience,
                                position_weights=position_weights)[0, 0])
+
+
+def _texfair_of_sums(attention: float):
+    """TExFAIR from the sums (GE_k(f), GE_k(m), Σ representative p_o), shape (n, 3), for attention Σ p_o."""
+    def measure(sums: np.ndarray) -> np.ndarray:
+        female, male, exposed = sums[:, 0], sums[:, 1], sums[:, 2]
+        total = female + male
+        distance = np.where(total > 0, np.abs(female - male) / np.where(total > 0, total, 1.0), 0.0)
+        return 1.0 - exposed / attention * distance
+    return measure
+
+
+def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, representative: np.ndarray, mask: np.ndarray,
+                            ties: np.ndarray, cutoffs: Sequence[int] = DEFAULT_CUTOFFS, *, patience: float = DEFAULT_PATIENCE,
+                            position_weights: np.ndarray | None = None, exact_limit: int = EXACT_LIMIT, samples: int = SAMPLES,
+                            seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """TExFAIR_k of lists whose tied positions have no order (the perfect run's equal grades): its expectation
+    over the orders of each list's ties, every order equally likely (:mod:`.tie_orders`; exact up to
+    ``exact_limit`` distinct orders, else the mean of ``samples`` orders drawn with a generator seeded by
+    (``seed``, query row, cut-off)). Arguments as for :func:`texfair_from_shares` (the features of each
+    document, not tie means); ``ties``: int labels, equal on the adjacent positions of a tie.
+
+    Returns ``(values, standard_errors)``, each of shape (n_queries, n_cutoffs): NaN for an empty list, a
+    standard error of 0 where the expectation is exact.
+    """
+    cuts = check_cutoffs(cutoffs)
+    (female, male, representative), valid, lengths = as_batch(
+        {"female_share": female_share, "male_share": male_share, "representative": representative}, mask)
+    ties = np.asarray(ties)
+    weights = _weights(female.shape[1], position_weights, patience)
+    values = np.full((female.shape[0], len(cuts)), np.nan)
+    errors = np.full(values.shape, np.nan)
+    for row in range(female.shape[0]):
+        n = int(lengths[row])
+        features = np.stack([female[row, :n], male[row, :n], representative[row, :n]], axis=1)
+        for column, cutoff in enumerate(cuts):
+            depth = min(int(cutoff), n)
+            if depth == 0:
+                continue
+            found = expected_over_tie_orders(features, ties[row, :n], weights[:depth], _texfair_of_sums(float(weights[:depth].sum())),
+                                             exact_limit=exact_limit, samples=samples, seed=(seed, row, int(cutoff)))
+            values[row, column], errors[row, column] = found.value, found.standard_error
+    return values, errors
