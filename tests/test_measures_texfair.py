@@ -12,6 +12,7 @@ from irfair.measures.ranked import stack_ranked_lists
 from irfair.measures.texfair import (
     DEFAULT_PATIENCE,
     geometric_weights,
+    imbalance,
     texfair,
     texfair_batch,
     texfair_from_shares,
@@ -164,3 +165,15 @@ def test_large_ties_are_sampled_with_a_standard_error_and_cutoffs_differ():
     sampled, error = texfair_over_tie_orders(*(s[:, small] for s in shares), mask[:, small], ties[:, small], [5], exact_limit=10,
                                              samples=20000)
     assert error[0, 0] > 0 and abs(sampled[0, 0] - exact[0, 0]) < 4 * error[0, 0]
+
+
+def test_distance_options():
+    """L1 (default) and KL from (1/2, 1/2) in bits: exposure shares (3/4, 1/4) give 1/2 and
+    3/4·log2(3/2) + 1/4·log2(1/2) = 0.18872; one-sided exposure gives 1 with both; nothing exposed gives 0."""
+    female, male = np.array([3.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0])
+    assert imbalance(female, male).tolist() == [0.5, 1.0, 0.0]
+    assert imbalance(female, male, "kl") == pytest.approx([0.75 * math.log2(1.5) - 0.25, 1.0, 0.0])
+    one_doc = texfair(np.array([3.0]), np.array([1.0]), np.array([8.0]), 1, distance="kl")
+    assert one_doc == pytest.approx(1 - (0.75 * math.log2(1.5) - 0.25))
+    with pytest.raises(IrfairInputError, match="expected a distance among l1, kl"):
+        imbalance(female, male, "l2")

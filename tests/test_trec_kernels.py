@@ -135,3 +135,10 @@ def test_rr_at_k_is_ir_measures_rr_at_k(shared_data):
     ours = evaluate(run, qrels, ["RR@5"]).per_query["RR@5"]
     theirs = {m.query_id: m.value for m in ir_measures.iter_calc([ir_measures.RR @ 5], qrels, run.as_scores())}
     assert np.allclose(ours.to_numpy(), [theirs[q] for q in ours.index], rtol=0, atol=1e-12)
+
+
+def test_yaap_by_hand():
+    """Relevant at ranks 1 and 3 of 3 relevant: S = 1/1 + 2/3, yaap = log((1 + S) / (1 + 3 − S))."""
+    qrels = {"1": {"a": 1, "c": 1, "d": 1}}
+    value = evaluate(Run.from_lists("r", {"1": ["a", "b", "c"]}), qrels, ["yaap"]).per_query.loc["1", "yaap"]
+    assert value == pytest.approx(math.log((1 + 5 / 3) / (4 - 5 / 3)))

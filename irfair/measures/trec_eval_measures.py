@@ -92,6 +92,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("set_map"),
     Family("set_F", "numbers", (1.0,)),
     Family("num_nonrel_judged_ret", value="count", summary="sum"),
+    Family("yaap"),
     Family("rbp", "pairs"),
     Family("rbp_resid", "pairs"),
     Family("unj", "cutoffs", (5, 10, 20)),
@@ -110,8 +111,8 @@ NICKNAMES: dict[str, tuple[str, ...]] = {
                  "ndcg", "relative_P", "Rprec_mult", "success", "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G",
                  "set_P", "set_recall", "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
 }
-# trec_eval measures that need another relevance format (-R prefs, qrels_jg) or another input than a run and qrels
-NOT_SUPPORTED = ("all_prefs", "prefs", "qrels_jg", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "yaap")
+# trec_eval measures that need another relevance format (-R prefs, -R qrels_jg) than a qrels file
+NOT_SUPPORTED = ("all_prefs", "prefs", "qrels_jg", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 
 
 @dataclass(frozen=True)

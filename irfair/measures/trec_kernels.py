@@ -12,7 +12,7 @@ With R = num_rel (relevant judged documents), n = num_ret and rel@k = relevant d
 * ``iprec_at_recall_r``: the highest precision at or below the rank of the c-th relevant document,
   c = lround(r·R) (trec_eval 10; trec_eval 9 and pytrec_eval take (long)(r·R + 0.9)), 0 when c > rel@n;
   ``11pt_avg`` the mean of these at its levels; ``Rprec_mult_m`` rel@c / c with c = (long)(m·R + 0.9);
-* ``bpref``, ``gm_bpref``, ``infAP``, ``binG``, ``utility``, ``set_*``, ``num_*`` as in trec_eval;
+* ``bpref``, ``gm_bpref``, ``infAP``, ``binG``, ``utility``, ``yaap``, ``set_*``, ``num_*`` as in trec_eval;
 * gain-based measures (``ndcg``, ``G``, ``rbp``, ...) in :mod:`.trec_gains`; ``ndcg_cut_k``: gains = grades,
   the ideal ranking from the qrels' grades >= 1.
 
@@ -202,6 +202,12 @@ def _ndcg_cut(judged: Judged, measures) -> np.ndarray:
     return _per_cutoff(judged, measures, value)
 
 
+def _yaap(judged: Judged, measures) -> np.ndarray:
+    """Robertson's yet another AP: log((1 + S) / (1 + R − S)), S = Σ over relevant documents of rel@rank / rank."""
+    total = judged.per_query(np.where(judged.is_rel, judged.rel_so_far / judged.rank, 0.0))
+    return _column(np.log((1.0 + total) / (1.0 + judged.num_rel - total)))
+
+
 def _bin_g(judged: Judged, measures) -> np.ndarray:
     with np.errstate(divide="ignore"):
         terms = np.where(judged.is_rel, 1.0 / np.log2(2.0 + judged.rank - judged.rel_so_far), 0.0)
@@ -263,6 +269,7 @@ KERNELS: dict[str, Kernel] = {
     "set_F": _set_f,
     "num_nonrel_judged_ret": _counted(lambda j: j.lengths - j.per_query((j.rel == NONPOOL) | (j.rel == UNJUDGED)) - j.num_rel_ret),
     "unj": _unjudged,
+    "yaap": _yaap,
     "recip_rank_cut": _recip_rank_cut,
     **{name: _each(kernel) for name, kernel in GAIN_KERNELS.items()},
 }
