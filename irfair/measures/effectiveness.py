@@ -195,7 +195,8 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
     retrieved = {qid for qid, hits in run.ranking.items() if hits and qid in judged}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
-    ranking = {qid: (run.ranking[qid][:max_depth] if qid in retrieved else MISSING_QUERY_RANKING) for qid in queries}
+    ranking = {qid: (MISSING_QUERY_RANKING if qid not in retrieved else run.ranking[qid] if max_depth is None
+                     else run.ranking[qid][:max_depth]) for qid in queries}
     missing = np.array([qid not in retrieved for qid in queries], dtype=bool)
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
