@@ -119,6 +119,21 @@ def test_audit_per_query_output_is_trec_evals(collection, capsys, expected):
         assert [line for line in lines if "\tall\t" in line] == (TREC_EVAL / "out.test.a").read_text().splitlines()
 
 
+def test_duplicate_below_max_depth_is_dropped_as_trec_eval_drops_it(collection, capsys, tmp_path):
+    """A document listed twice for 301, the second time with the lowest score: an error naming its line, unless
+    -M 100 drops that line before the check (trec_eval -M); the run's measures are then those of -M 100."""
+    lines = (TREC_EVAL / "results.test").read_text().splitlines()
+    duplicate = lines[0].split()
+    lines.insert(100, " ".join([duplicate[0], "Q0", duplicate[2], "999", "-5", "STANDARD"]))
+    run = tmp_path / "results.dup"
+    run.write_text("\n".join(lines) + "\n")
+    assert main(_audit(collection, run, "-m", "map")) == 2
+    assert f"{run}:101: document {duplicate[2]} retrieved twice for query 301" in capsys.readouterr().err
+    assert main(_audit(collection, run, "-m", "num_ret", "-m", "map", "-q", "-M", "100")) == 0
+    # map of the first 100 documents per query: out.test.a's map_cut_100
+    assert _all_lines(capsys.readouterr().out) == {"num_ret": "300", "map": "0.1622"}
+
+
 def test_measure_options():
     assert measure_names(None, []) == ("MAP", "nDCG@100", "P@10")
     assert measure_names("MAP,P(rel=2)@10", ["P.5,10", "RR@10"]) == ("MAP", "P(rel=2)@10", "P.5,10", "RR@10")
