@@ -33,8 +33,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--per-query", action="store_true",
                    help="also print each run's measures per query, as trec_eval -q (with --format table)")
     p.add_argument("-l", "--level-for-rel", type=options.count_int, default=1,
-                   help="lowest grade that counts as relevant in the effectiveness measures (trec_eval -l; default 1)")
-    p.add_argument("-M", "--max-retrieved", type=options.positive_int, default=None,
+                   metavar="N", help="lowest grade that counts as relevant in the effectiveness measures (trec_eval -l)")
+    p.add_argument("-M", "--max-retrieved", type=options.positive_int, default=None, metavar="N",
                    help="keep only each query's first N documents of every run, dropping the rest when read (trec_eval -M)")
     p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of the bootstrap and of the random run")
