@@ -43,7 +43,7 @@ def _cutoffs(measures: Sequence[TrecEvalMeasure]) -> np.ndarray:
     return np.array([m.cutoff for m in measures])
 
 
-def _per_cutoff(judged: Judged, measures: Sequence[TrecEvalMeasure], value: Callable[[int], np.ndarray]) -> np.ndarray:
+def _per_cutoff(measures: Sequence[TrecEvalMeasure], value: Callable[[int], np.ndarray]) -> np.ndarray:
     return np.stack([value(int(m.cutoff)) for m in measures], axis=1)
 
 
@@ -158,34 +158,34 @@ def _recip_rank(judged: Judged, measures) -> np.ndarray:
 
 def _recip_rank_cut(judged: Judged, measures) -> np.ndarray:
     first = judged.is_rel & (judged.rel_so_far == 1)
-    return _per_cutoff(judged, measures, lambda k: judged.per_query(np.where(first & (judged.rank <= k), 1.0 / judged.rank, 0.0)))
+    return _per_cutoff(measures, lambda k: judged.per_query(np.where(first & (judged.rank <= k), 1.0 / judged.rank, 0.0)))
 
 
 def _precision(judged: Judged, measures) -> np.ndarray:
-    return _per_cutoff(judged, measures, lambda k: judged.at_depth(judged.rel_so_far, k) / k)
+    return _per_cutoff(measures, lambda k: judged.at_depth(judged.rel_so_far, k) / k)
 
 
 def _recall(judged: Judged, measures) -> np.ndarray:
-    return _per_cutoff(judged, measures, lambda k: _divide(judged.at_depth(judged.rel_so_far, k), judged.num_rel, judged.num_rel > 0))
+    return _per_cutoff(measures, lambda k: _divide(judged.at_depth(judged.rel_so_far, k), judged.num_rel, judged.num_rel > 0))
 
 
 def _relative_p(judged: Judged, measures) -> np.ndarray:
-    return _per_cutoff(judged, measures, lambda k: _divide(judged.at_depth(judged.rel_so_far, k), np.minimum(k, judged.num_rel),
+    return _per_cutoff(measures, lambda k: _divide(judged.at_depth(judged.rel_so_far, k), np.minimum(k, judged.num_rel),
                                                            judged.num_rel > 0))
 
 
 def _success(judged: Judged, measures) -> np.ndarray:
-    return _per_cutoff(judged, measures, lambda k: (judged.at_depth(judged.rel_so_far, k) > 0).astype(np.float64))
+    return _per_cutoff(measures, lambda k: (judged.at_depth(judged.rel_so_far, k) > 0).astype(np.float64))
 
 
 def _unjudged(judged: Judged, measures) -> np.ndarray:
     unjudged = judged.running_count(judged.rel < 0)
-    return _per_cutoff(judged, measures, lambda k: judged.at_depth(unjudged, k) / k)
+    return _per_cutoff(measures, lambda k: judged.at_depth(unjudged, k) / k)
 
 
 def _map_cut(judged: Judged, measures) -> np.ndarray:
     precision = np.where(judged.is_rel, judged.rel_so_far / judged.rank, 0.0)
-    return _per_cutoff(judged, measures, lambda k: _divide(judged.per_query(np.where(judged.rank <= k, precision, 0.0)),
+    return _per_cutoff(measures, lambda k: _divide(judged.per_query(np.where(judged.rank <= k, precision, 0.0)),
                                                            judged.num_rel, judged.num_rel > 0))
 
 
@@ -199,7 +199,7 @@ def _ndcg_cut(judged: Judged, measures) -> np.ndarray:
         dcg = judged.per_query(np.where(judged.rank <= k, gains, 0.0))
         ideal = np.bincount(owner, weights=np.where(position < k, ideal_gains, 0.0), minlength=judged.n)
         return np.where(ideal > 0, _divide(dcg, ideal, ideal > 0), dcg)
-    return _per_cutoff(judged, measures, value)
+    return _per_cutoff(measures, value)
 
 
 def _yaap(judged: Judged, measures) -> np.ndarray:
