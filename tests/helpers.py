@@ -1,9 +1,14 @@
-"""Helpers for tests: hand-built embeddings and a simple deterministic run."""
+"""Helpers for tests: hand-built embeddings, a simple deterministic run and the path of trec_eval's test files."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
 from irfair.embeddings import Embeddings
+
+# trec_eval 10's own test files and expected outputs (../shared/data/trec_eval; see ../shared/data/README.md)
+TREC_EVAL = Path(__file__).resolve().parents[2] / "shared" / "data" / "trec_eval"
 
 
 def hand_embeddings() -> Embeddings:

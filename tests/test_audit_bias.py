@@ -48,8 +48,9 @@ def test_toy1_values_by_hand(toy1):
     the 10 + 10 jobs is 0 for both. TExFAIR: GE_f = 1·1/2, GE_m = 0, Δ = 1, RBDF = 1, so TExFAIR = 0.
     N = [man doc, woman doc]: RaB_1 = 1, RaB_2 = (1 − 1)/2 = 0, so RaB@5 = RaB_2 = 0 and ARaB@5 = (1 + 0)/2 = 1/2;
     TExFAIR: GE_m = 1·1/2, GE_f = 0.8·1/2 = 0.4, Δ = 0.1/0.9 = 1/9, TExFAIR = 8/9.
-    Perfect run: both documents relevant with grade 1, a tie, so each position takes the mean magnitudes
-    (1/2, 1/2): RaB = ARaB = 0 (the two orders give ARaB +1/2 and −1/2) and TExFAIR = 1 (GE_f = GE_m).
+    Perfect run: both documents relevant with grade 1, a tie, so each measure is its mean over the two orders:
+    RaB = ARaB = 0 (the orders give ARaB +1/2 and −1/2) and TExFAIR = 8/9 (either order gives N's 8/9; the
+    mean word shares would have given GE_f = GE_m and 1).
     NFaiRR = 1 everywhere: one gendered word is at most the threshold τ = 1, so every document is neutral."""
     toy, result = toy1
     s, cs, n, perfect = (_per_query(result, name) for name in ("S", "CS", "N", "perfect"))
@@ -62,7 +63,8 @@ def test_toy1_values_by_hand(toy1):
     assert (n["rab_tc@5"] == 0).all() and (n["arab_tc@5"] == 0.5).all() and (n["arab_bool@20"] == 0.5).all()
     assert (perfect["rab_tc@10"] == 0).all() and (perfect["arab_tc@10"] == 0).all()
     assert (s["texfair@10"] == 0).all() and n["texfair@10"].to_numpy() == pytest.approx(np.full(20, 8 / 9))
-    assert (perfect["texfair@10"] == 1).all()
+    assert perfect["texfair@10"].to_numpy() == pytest.approx(np.full(20, 8 / 9), abs=1e-15)
+    assert result["perfect"].bias.tie_orders["texfair@10"] == {"n_exact": 20, "n_sampled": 0, "standard_error": 0.0}
     for name in ("perfect", "random", "S", "N", "CS"):
         frame = _per_query(result, name)
         assert (frame["nfairr@10"] == 1).all() and len(frame) == 20

@@ -1,16 +1,16 @@
-"""``irfair audit`` on trec_eval's own test files gives trec_eval's numbers, with -m, -q and -c as trec_eval has them."""
+"""``irfair audit`` on trec_eval's own test files gives trec_eval's numbers, with -m, -q, -c, -M and -l as trec_eval 10 has
+them (the files and the command behind each expected output: ../shared/data/README.md)."""
 import csv
 import json
 import zlib
-from pathlib import Path
 
 import pytest
+from helpers import TREC_EVAL
 
 from irfair.cli import main
 from irfair.cli.audit import measure_names
 
-TREC_EVAL = Path(__file__).parent / "data" / "trec_eval"
-# TREC 2004 Robust titles of topics 301-303 (tests/data/trec_eval/qrels.test judges these three topics)
+# TREC 2004 Robust titles of topics 301-303 (trec_eval's qrels.test judges these three topics)
 TITLES = {"301": "International Organized Crime", "302": "Poliomyelitis and Post-Polio", "303": "Hubble Telescope Achievements"}
 
 
@@ -20,7 +20,7 @@ def collection(tmp_path_factory):
     are licensed); its texts only matter for GSR, never for MAP, RR or P@10."""
     folder = tmp_path_factory.mktemp("trec_eval")
     docs = set()
-    for name in ("qrels.test", "results.test"):
+    for name in ("qrels.test", "qrels.rel_level", "results.test"):
         for line in (TREC_EVAL / name).read_text().splitlines():
             docs.add(line.split()[2])
     sentences = ("the woman said she would stay home", "the man said he would stay home", "the police report was long")
@@ -46,7 +46,7 @@ def test_trec_eval_test_run_gives_trec_evals_numbers(collection, capsys):
     assert main(_audit(collection, "results.test", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q")) == 0
     printed = capsys.readouterr().out
     summary = _all_lines(printed)
-    assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.1785", "0.4064", "0.3000")
+    assert summary == {"map": "0.1785", "recip_rank": "0.4064", "P_10": "0.3000"}  # what was asked, as trec_eval -m
     per_query = {line for line in printed.splitlines() if line.split("\t")[1:2] in (["301"], ["302"], ["303"])}
     expected = {line for line in (TREC_EVAL / "out.test.aq").read_text().splitlines()
                 if line.split("\t")[0].strip() in ("map", "recip_rank", "P_10") and line.split("\t")[1] != "all"}
@@ -60,11 +60,12 @@ def test_trec_eval_test_run_gives_trec_evals_numbers(collection, capsys):
 def test_truncated_run_default_and_complete(collection, capsys, tmp_path):
     """results.trunc lacks topic 302: trec_eval averages over the 2 topics in both files (9.0.8: map 0.1523,
     recip_rank 0.2500, P_10 0.3000); with -c over all 3 (out.test.aqc: 0.1016, 0.1667, 0.2000)."""
-    assert main(_audit(collection, "results.trunc", "--measures", "map,recip_rank,P_10", "-q")) == 0
+    assert main(_audit(collection, "results.trunc", "--measures", "num_q,map,recip_rank,P_10", "-q")) == 0
     summary = _all_lines(capsys.readouterr().out)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("2", "0.1523", "0.2500", "0.3000")
     out = tmp_path / "out"
-    assert main(_audit(collection, "results.trunc", "--measures", "map,recip_rank,P_10", "-q", "-c", "--out", str(out), "--no-plots")) == 0
+    assert main(_audit(collection, "results.trunc", "--measures", "num_q,map,recip_rank,P_10", "-q", "-c", "--out", str(out),
+                       "--no-plots")) == 0
     summary = _all_lines(capsys.readouterr().out)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.1016", "0.1667", "0.2000")
     system = json.loads((out / "audit.json").read_text())["systems"]["results"]
@@ -79,19 +80,58 @@ def test_query_without_relevant_documents_counts_for_measures_not_for_gsr(collec
     qrels.write_text("".join(" ".join(line.split()[:3] + ["0" if line.startswith("302 ") else line.split()[3]]) + "\n"
                              for line in (TREC_EVAL / "qrels.test").read_text().splitlines()))
     out = tmp_path / "out"
-    assert main(_audit(collection, "results.test", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q",
+    assert main(_audit(collection, "results.test", "-m", "num_q", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q",
                        "--out", str(out), "--no-plots", qrels=qrels)) == 0
     printed = capsys.readouterr().out
     summary = _all_lines(printed)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.0394", "0.0731", "0.0667")
     row = next(r for r in printed.splitlines() if r.startswith("results "))
-    assert row.split()[-5:-3] == ["2", "3"]
+    assert row.split()[-6:-4] == ["2", "3"]
     per_query = list(csv.DictReader((out / "per_query.csv").open()))
-    assert list(per_query[0])[9:14] == ["reason", "map", "recip_rank", "P_10", "rab_tc@5"]
+    assert list(per_query[0])[9:15] == ["reason", "num_q", "map", "recip_rank", "P_10", "rab_tc@5"]
     row_302 = next(row for row in per_query if row["system"] == "results" and row["qid"] == "302")
     assert (row_302["map"], row_302["recip_rank"], row_302["P_10"]) == ("0.0", "0.0", "0.0")
     # the bias measures cover the queries with relevant documents (those with a perfect run) only
     assert row_302["rab_tc@10"] == row_302["nfairr@10"] == "" and row_302["reason"] == "no relevant documents"
+
+
+AUDITS = {  # trec_eval's expected output → the audit's options (the qrels and run trec_eval was given)
+    "out.test.aq": ("qrels.test", "results.test", ["-m", "all_trec"]),
+    "out.test.aqc": ("qrels.test", "results.trunc", ["-m", "all_trec", "-c"]),
+    "out.test.aqcM": ("qrels.test", "results.trunc", ["-m", "all_trec", "-c", "-M", "100"]),
+    "out.test.aql": ("qrels.rel_level", "results.test", ["-m", "all_trec", "-m", "relstring.20", "-l", "2"]),
+    "out.test.meas_params": ("qrels.test", "results.test", [f"-m{spec}" for spec in (
+        "iprec_at_recall..10,.20,.25,.75,.50", "P.5,7,3", "recall.20,2000", "Rprec_mult.5.0,0.2,0.35", "utility.2,-1,0,0",
+        "11pt_avg..25,.5,.75", "ndcg.1=3,2=9,4=4.5", "ndcg_cut.10,20,23.4", "success.2,5,20")]),
+}
+
+
+@pytest.mark.parametrize("expected", list(AUDITS))
+def test_audit_per_query_output_is_trec_evals(collection, capsys, expected):
+    """``irfair audit ... -q`` ends with trec_eval 10's output, line for line: every measure of -m all_trec, per
+    query and over all (out.test.a is its ``all`` lines), -c, -M, -l and measure parameters."""
+    qrels, run_file, options = AUDITS[expected]
+    assert main(_audit(collection, run_file, "-q", *options, qrels=TREC_EVAL / qrels)) == 0
+    lines = (TREC_EVAL / expected).read_text().splitlines()
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[-len(lines):] == lines and printed[-len(lines) - 1] == ""
+    if expected == "out.test.aq":
+        assert [line for line in lines if "\tall\t" in line] == (TREC_EVAL / "out.test.a").read_text().splitlines()
+
+
+def test_duplicate_below_max_depth_is_dropped_as_trec_eval_drops_it(collection, capsys, tmp_path):
+    """A document listed twice for 301, the second time with the lowest score: an error naming its line, unless
+    -M 100 drops that line before the check (trec_eval -M); the run's measures are then those of -M 100."""
+    lines = (TREC_EVAL / "results.test").read_text().splitlines()
+    duplicate = lines[0].split()
+    lines.insert(100, " ".join([duplicate[0], "Q0", duplicate[2], "999", "-5", "STANDARD"]))
+    run = tmp_path / "results.dup"
+    run.write_text("\n".join(lines) + "\n")
+    assert main(_audit(collection, run, "-m", "map")) == 2
+    assert f"{run}:101: document {duplicate[2]} retrieved twice for query 301" in capsys.readouterr().err
+    assert main(_audit(collection, run, "-m", "num_ret", "-m", "map", "-q", "-M", "100")) == 0
+    # map of the first 100 documents per query: out.test.a's map_cut_100
+    assert _all_lines(capsys.readouterr().out) == {"num_ret": "300", "map": "0.1622"}
 
 
 def test_measure_options():

@@ -1,4 +1,5 @@
 import math
+import re
 
 import pytest
 
@@ -10,7 +11,14 @@ from irfair.fairness.cda import (
     language_model_bias,
     occupation_bias,
 )
-from irfair.fairness.wordlists import COREFERENCE_TEMPLATES, OCCUPATIONS, lu2020_pairs, swap_list
+from irfair.fairness.wordlists import (
+    COREFERENCE_TEMPLATES,
+    LANGUAGE_MODEL_TEMPLATES,
+    OCCUPATIONS,
+    coreference_templates,
+    lu2020_pairs,
+    swap_list,
+)
 
 
 def test_shipped_pair_lists():
@@ -128,13 +136,46 @@ def _words_if_male(sentence: str) -> float:
     return float(len(sentence.split())) if "he" in sentence.split() else 0.0
 
 
+MULTI_WORD = ("air traffic controller", "dental hygienist", "flight attendant", "physician's assistant", "police officer")
+
+
+def test_defaults_are_the_papers_templates_and_occupations(shared_data):
+    """The 20 coreference templates, 4 language-model templates and the occupations of Lu et al.'s supplement,
+    compared with the paper's text in ../shared/papers (64 occupations: the paper prints "attorney" twice)."""
+    paper = (shared_data.parent / "papers" / "002_ae053a003a3c9852.txt").read_text()
+    quoted = re.findall(r"“(.*?)”", paper[paper.index("Context Template Sentences"):paper.index("Gender Pairs")])
+    assert list(COREFERENCE_TEMPLATES) == [q for q in quoted if "|" not in q] and len(COREFERENCE_TEMPLATES) == 20
+    assert list(LANGUAGE_MODEL_TEMPLATES) == [q for q in quoted if "|" in q] == [
+        "He is a | [OCCUPATION]", "he is a | [OCCUPATION]", "The man is a | [OCCUPATION]", "the man is a | [OCCUPATION]"]
+    listed = paper[paper.index("hand-picked occupation words"):paper.index("Gender Pairs")].split("multi-word occupations.")[1]
+    listed = listed.replace("’", "'")
+    words = " ".join(listed.split())
+    for name in MULTI_WORD:
+        assert name in words
+        words = words.replace(name, "")
+    assert sorted(set(words.split())) == sorted(o for o in OCCUPATIONS if " " not in o) and words.split().count("attorney") == 2
+    assert len(OCCUPATIONS) == 64 and sum(" " in o for o in OCCUPATIONS) == 5
+    assert len(coreference_templates("lu2020-8")) == 8 and set(coreference_templates("lu2020-8")) < set(COREFERENCE_TEMPLATES)
+
+
 def test_occupation_bias_defaults_with_a_word_count_scorer():
-    table = occupation_bias(_words_if_male)
-    # every default occupation is one word: six templates have 7 words, the fired/promoted ones 8 → 58 / 8
-    assert len(table) == len(OCCUPATIONS) == 59 and "businessperson" in table.index
-    assert len(COREFERENCE_TEMPLATES) == 8
-    assert table["bias"].tolist() == [7.25] * 59
-    assert aggregate_occupation_bias(table)["mean"] == 7.25
+    """The toy scorer: a "he" sentence scores its number of words, a "she" sentence 0. The 20 templates have
+    150 words with the occupation as one (eleven of 7, eight of 8, one of 9), so every occupation scores
+    150/20 = 7.5 when the occupation counts as one word, and 7.5 + 1 or + 2 for a two- or three-word one when
+    words are counted as written."""
+    def words_occupation_as_one(sentence: str) -> float:
+        for name in MULTI_WORD:
+            sentence = sentence.replace(name, "X")
+        return _words_if_male(sentence)
+
+    table = occupation_bias(words_occupation_as_one)
+    assert len(table) == 64 and table["bias"].tolist() == [7.5] * 64
+    assert aggregate_occupation_bias(table)["mean"] == 7.5
+    written = occupation_bias(_words_if_male)["bias"]
+    assert all(written[o] == 7.5 + len(o.split()) - 1 for o in OCCUPATIONS)
+    assert written["air traffic controller"] == 9.5 and written["nurse"] == 7.5
+    # the earlier 8-template set, by name: six templates of 7 words and two of 8 → 58 / 8
+    assert occupation_bias(_words_if_male, "lu2020-8", ["nurse"])["bias"].tolist() == [7.25]
 
 
 def test_multi_word_occupations_are_filled_in_whole_and_never_swapped():
@@ -145,8 +186,8 @@ def test_multi_word_occupations_are_filled_in_whole_and_never_swapped():
         return _words_if_male(sentence)
 
     table = occupation_bias(score, occupations=["police officer", "nurse", "waiter"])
-    # "police officer" adds a word to every template: (6 × 8 + 2 × 9) / 8
-    assert table.loc["police officer", "bias"] == 66 / 8 and table.loc["nurse", "bias"] == 7.25
+    # "police officer" adds a word to every template: (150 + 20) / 20
+    assert table.loc["police officer", "bias"] == 170 / 20 and table.loc["nurse", "bias"] == 7.5
     assert "The waiter ate because she was hungry." in seen and "The waitress ate because she was hungry." not in seen
     assert "The police officer was promoted because she was hardworking." in seen
 
@@ -160,10 +201,28 @@ def test_language_model_bias_compares_prefixes():
         return -math.log(2) * len(continuation) * (2 if female else 1)
 
     table = language_model_bias(log_probability, occupations=["nurse", "pilot"])
-    # log P(o | male) − log P(o | female) = len(o) log 2 for both templates
+    # log P(o | male) − log P(o | female) = len(o) log 2 for every template
     assert table.loc["nurse", "bias"] == pytest.approx(5 * math.log(2))
     assert table.loc["pilot", "bias"] == pytest.approx(5 * math.log(2))
-    assert set(calls) == {(p, o) for p in ("He is a", "She is a", "The man is a", "The woman is a") for o in ("nurse", "pilot")}
+    prefixes = ("He is a", "She is a", "he is a", "she is a", "The man is a", "The woman is a", "the man is a", "the woman is a")
+    assert set(calls) == {(p, o) for p in prefixes for o in ("nurse", "pilot")}
+
+
+def test_language_model_defaults_and_the_article():
+    """59 one-word occupations (the paper leaves multi-word ones out of language modelling), 4 templates, and
+    "a" becomes "an" before a vowel: He is an accountant, She is an engineer, the woman is an undertaker."""
+    calls = set()
+
+    def log_probability(prefix: str, continuation: str) -> float:
+        calls.add((prefix, continuation))
+        return 0.0
+
+    table = language_model_bias(log_probability)
+    assert len(table) == 59 and not any(" " in o for o in table.index)
+    assert len(calls) == 59 * 8
+    assert {("He is an", "accountant"), ("She is an", "engineer"), ("the woman is an", "undertaker"), ("The man is a", "nurse")} <= calls
+    assert ("He is a", "accountant") not in calls
+    assert len(language_model_bias(log_probability, "lu2020-2", ["nurse"])) == 1
 
 
 @pytest.mark.parametrize(
@@ -172,7 +231,8 @@ def test_language_model_bias_compares_prefixes():
         (lambda: occupation_bias(_words_if_male, templates=["The [OCCUPATION] ate."]), "no gendered word"),
         (lambda: occupation_bias(_words_if_male, templates=["He ate."]), r"no \[OCCUPATION\] placeholder"),
         (lambda: occupation_bias(_words_if_male, templates="The [OCCUPATION] ate because he was hungry."),
-         "templates must be a sequence"),
+         "unknown coreference template set"),
+        (lambda: language_model_bias(lambda p, c: 0.0, templates="lu2020-8"), "unknown language-model template set"),
         (lambda: occupation_bias(_words_if_male, occupations="nurse"), "occupations must be a sequence"),
         (lambda: occupation_bias(_words_if_male, occupations=["nurse", "nurse"]), "listed twice"),
         (lambda: occupation_bias(lambda s: float("nan"), occupations=["nurse"]), "expected a finite number"),

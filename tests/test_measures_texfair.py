@@ -12,8 +12,11 @@ from irfair.measures.ranked import stack_ranked_lists
 from irfair.measures.texfair import (
     DEFAULT_PATIENCE,
     geometric_weights,
+    imbalance,
     texfair,
     texfair_batch,
+    texfair_from_shares,
+    texfair_over_tie_orders,
 )
 
 # Toy ranking: (female, male, length) = (2, 0, 10), (0, 0, 5), (0, 1, 4)
@@ -102,3 +105,75 @@ def test_weights_and_bad_inputs():
         texfair([3], [2], [4], 1)
     with pytest.raises(IrfairInputError, match="at least 3 positive position weights"):
         texfair(FEMALE, MALE, LENGTH, 3, position_weights=np.ones(2))
+
+
+def _orders_mean(female, male, length, groups, cutoff):
+    """Brute force: the mean of texfair() over every order of each tie (groups: lists of positions)."""
+    import itertools
+
+    values = []
+    for orders in itertools.product(*(itertools.permutations(g) for g in groups)):
+        order = [i for group in orders for i in group]
+        values.append(texfair(female[order], male[order], length[order], cutoff))
+    return float(np.mean(values))
+
+
+def test_a_five_document_tie_at_3_is_the_mean_over_its_120_orders():
+    """One document with a female word, one with a male word, three with none, all of grade 1 (one tie), |d| = 4:
+    the mean over the 120 orders at @3 is 47/61 = 0.770 (F and M both in the top 3 in 6 of the 20 placements of
+    the pair, 1 − |w_a − w_b| / 2.44; one of them in 12, 1 − w_a / 2.44; neither in 2, 1). The mean word shares
+    per position would give GE_f = GE_m and 1.000, at every cut-off."""
+    female, male, length = np.array([1.0, 0, 0, 0, 0]), np.array([0, 1.0, 0, 0, 0]), np.full(5, 4.0)
+    shares = [np.array([v]) / 4 for v in (female, male)] + [np.array([(female + male) > 0], dtype=float)]
+    mask, ties = np.ones((1, 5), dtype=bool), np.zeros((1, 5), dtype=int)
+    values, errors = texfair_over_tie_orders(*shares, mask, ties, [3, 5])
+    assert values[0, 0] == pytest.approx(47 / 61, abs=1e-12) == _orders_mean(female, male, length, [range(5)], 3)
+    assert values[0, 1] == pytest.approx(_orders_mean(female, male, length, [range(5)], 5), abs=1e-12)
+    assert errors.tolist() == [[0.0, 0.0]]
+    tie_mean = [np.full((1, 5), s.mean()) for s in shares]
+    assert texfair_from_shares(*tie_mean, mask, [3, 5]).tolist() == [[1.0, 1.0]]
+
+
+def test_several_ties_and_a_list_shorter_than_the_cutoff():
+    """Grades 2, 2, 2, 1, 1, 1 (two ties of three): every cut-off equals the brute-force mean over the 36 orders."""
+    rng = np.random.default_rng(7)
+    female, male = rng.integers(0, 3, 6).astype(float), rng.integers(0, 3, 6).astype(float)
+    length = female + male + rng.integers(1, 4, 6)
+    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
+    values, _ = texfair_over_tie_orders(*shares, np.ones((1, 6), bool), np.array([[0, 0, 0, 1, 1, 1]]), [2, 4, 5, 10])
+    expected = [_orders_mean(female, male, length, [range(3), range(3, 6)], k) for k in (2, 4, 5, 10)]
+    assert values[0] == pytest.approx(expected, abs=1e-12)
+
+
+def test_large_ties_are_sampled_with_a_standard_error_and_cutoffs_differ():
+    """A tie with more orders than the exact limit is the mean of seeded random orders: within 4 standard
+    errors of the exact value, the same on every call, and different at @5, @10 and @20 (the tie-mean values
+    were equal at every cut-off)."""
+    rng = np.random.default_rng(3)
+    n = 25
+    female, male = rng.integers(0, 3, n).astype(float), rng.integers(0, 2, n).astype(float)
+    length = female + male + 5
+    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
+    mask, ties = np.ones((1, n), bool), np.zeros((1, n), int)
+    values, errors = texfair_over_tie_orders(*shares, mask, ties, [5, 10, 20], samples=4000)
+    # documents alike in their shares are interchangeable: @5 has few enough distinct orders to be exact
+    assert errors[0, 0] == 0 and np.all(errors[0, 1:] > 0) and len(set(values[0].round(4))) == 3
+    again, _ = texfair_over_tie_orders(*shares, mask, ties, [5, 10, 20], samples=4000)
+    assert np.array_equal(values, again)
+    small = slice(0, 8)  # 8 documents at @5: 6,720 orders at most, exact by default; sampled with a tiny limit
+    exact, _ = texfair_over_tie_orders(*(s[:, small] for s in shares), mask[:, small], ties[:, small], [5])
+    sampled, error = texfair_over_tie_orders(*(s[:, small] for s in shares), mask[:, small], ties[:, small], [5], exact_limit=10,
+                                             samples=20000)
+    assert error[0, 0] > 0 and abs(sampled[0, 0] - exact[0, 0]) < 4 * error[0, 0]
+
+
+def test_distance_options():
+    """L1 (default) and KL from (1/2, 1/2) in bits: exposure shares (3/4, 1/4) give 1/2 and
+    3/4·log2(3/2) + 1/4·log2(1/2) = 0.18872; one-sided exposure gives 1 with both; nothing exposed gives 0."""
+    female, male = np.array([3.0, 1.0, 0.0]), np.array([1.0, 0.0, 0.0])
+    assert imbalance(female, male).tolist() == [0.5, 1.0, 0.0]
+    assert imbalance(female, male, "kl") == pytest.approx([0.75 * math.log2(1.5) - 0.25, 1.0, 0.0])
+    one_doc = texfair(np.array([3.0]), np.array([1.0]), np.array([8.0]), 1, distance="kl")
+    assert one_doc == pytest.approx(1 - (0.75 * math.log2(1.5) - 0.25))
+    with pytest.raises(IrfairInputError, match="expected a distance among l1, kl"):
+        imbalance(female, male, "l2")

@@ -232,3 +232,42 @@ def test_fast_qrels_reading_equals_line_by_line_reading(shared_data, tmp_path):
     assert _read_qrels_columns(twice) is None
     with pytest.raises(IrfairInputError, match=r"twice.qrels:3: document a judged twice for query 1"):
         read_qrels(twice)
+
+
+def test_qrels_comment_lines_are_skipped_as_trec_eval_10_skips_them():
+    """trec_eval's qrels.test.with-comments: '#' lines are comments, a '#' inside a document id is not."""
+    from helpers import TREC_EVAL
+
+    with_comments = read_qrels(TREC_EVAL / "qrels.test.with-comments")
+    plain = read_qrels(TREC_EVAL / "qrels.test")
+    assert with_comments["301"].pop("CR#93E-1860") == plain["301"].pop("CR93E-1860") == 0
+    assert with_comments == plain
+
+
+def test_run_comment_lines_and_runid(tmp_path):
+    """trec_eval 10 skips run lines whose first non-blank character is '#'; the runid is the last line's tag;
+    both readers agree."""
+    from irfair.trec.files import _read_run_columns, _read_run_lines
+
+    path = tmp_path / "r.run"
+    path.write_text("# made by hand\n1 Q0 a 1 2 first\n  # indented comment\n1 Q0 b 2 1 last\n")
+    run = read_run(path)
+    assert run.ranking == {"1": [("a", 2.0), ("b", 1.0)]} and run.tag == "last" and run.line_of["1", "b"] == 4
+    plain = tmp_path / "p.run"
+    plain.write_text("1 Q0 a 1 2 first\n1 Q0 b 2 1 last\n")
+    assert _read_run_columns(plain, None).tag == _read_run_lines(plain).tag == "last"
+
+
+def test_max_depth_drops_documents_before_duplicates_are_checked(tmp_path):
+    """trec_eval -M: each query keeps its first M documents (trec_eval's order) and a document listed twice is
+    an error only when both lines are kept."""
+    path = tmp_path / "dup.run"
+    path.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n2 Q0 c 1 1 t\n2 Q0 c 2 1 t\n")
+    with pytest.raises(IrfairInputError, match="retrieved twice"):
+        read_run(path)
+    with pytest.raises(IrfairInputError, match=r"dup.run:5: document c retrieved twice for query 2 within its first 2 documents"):
+        read_run(path, max_depth=2)
+    path.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2 t\n1 Q0 a 3 1 t\n2 Q0 c 1 1 t\n")
+    run = read_run(path, max_depth=2)
+    assert run.ranking == {"1": [("a", 3.0), ("b", 2.0)], "2": [("c", 1.0)]} and run.line_of["1", "a"] == 1
+    assert read_run(path, max_depth=1).ranking == {"1": [("a", 3.0)], "2": [("c", 1.0)]}

@@ -10,11 +10,11 @@ import zlib
 from pathlib import Path
 
 import pytest
+from helpers import TREC_EVAL
 
 from irfair.trec import irdatasets, read_qrels, read_topics
 
 ROOT = Path(__file__).resolve().parents[1]
-TREC_EVAL = Path(__file__).parent / "data" / "trec_eval"
 ROBUST = "disks45/nocr/trec-robust-2004"
 
 

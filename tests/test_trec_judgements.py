@@ -1,15 +1,14 @@
 """Qrels and topics from files, dicts, PyTerrier/ir_measures frames, ranx and ir_measures/ir_datasets records."""
-from pathlib import Path
 
 import ir_measures
 import pandas as pd
 import pytest
+from helpers import TREC_EVAL
 from ir_datasets.formats import GenericQuery, TrecQrel, TrecQuery
 
 from irfair.errors import IrfairInputError
 from irfair.trec import Topic, as_qrels, as_topics, read_qrels
 
-TREC_EVAL = Path(__file__).parent / "data" / "trec_eval"
 QRELS = {"1": {"a": 1, "b": 0}, "2": {"c": 2}}
 
 

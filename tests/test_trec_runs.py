@@ -6,12 +6,12 @@ from pathlib import Path
 import ir_measures
 import pandas as pd
 import pytest
+from helpers import TREC_EVAL
 
 from irfair.errors import IrfairInputError
 from irfair.trec import Run, as_runs, read_qrels, read_run, run_from_scores, write_run
 
 ROOT = Path(__file__).resolve().parents[1]
-TREC_EVAL = Path(__file__).parent / "data" / "trec_eval"
 
 
 def test_dict_of_scores_is_ranked_by_score_with_trec_evals_tie_rule_in_any_insertion_order():

@@ -7,10 +7,10 @@ Which documents each measure reads:
   (which is GSR's); NFaiRR is normalised by the ideal FaiRR over the system's top 100 documents for the
   query (all of them when the run lists fewer).
 * The perfect run: the K relevant documents by grade (min(N, K) with ``depth=N``); documents of equal
-  grade are unordered, so each measure takes the tie's mean per-document value at each of its positions
-  (see :mod:`irfair.measures.ranking_bias`). The random run: its K (or N) drawn documents. Both are their
-  own candidate set, and a cut-off beyond a list's length reads the whole list (RaB@20 of a 7-document
-  list is its RaB@7).
+  grade are unordered, so each measure gives its expectation over the orders of each tie (see
+  :mod:`irfair.measures.ranking_bias`; for TExFAIR ``tie_orders`` in the JSON says whether exactly). The
+  random run: its K (or N) drawn documents. Both are their own candidate set, and a cut-off beyond a
+  list's length reads the whole list (RaB@20 of a 7-document list is its RaB@7).
 * Queries: those with relevant documents (those the perfect run exists for) — GSR's own exclusions (no
   query term in the embeddings, ...) do not apply to the term-based measures. A query missing from a run
   is undefined (NaN) for that run, as is NFaiRR where no candidate has any neutrality; undefined values
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ from ..corpus import TermStore
 from ..measures.aggregate import MeasureSummary, query_mean_ci
 from ..measures.gender_counts import GenderedCounts, gendered_word_counts
 from ..measures.gender_words import GenderWords, load_gender_words
-from ..measures.ranking_bias import BiasMeasure, RankedDocs, bias_columns, resolve_bias_measures, tie_groups
+from ..measures.ranking_bias import TIE_STANDARD_ERROR, BiasMeasure, RankedDocs, bias_columns, resolve_bias_measures, tie_groups
 from ..numbers import finite_or_none
 
 GenderWordsSource = str | Path | GenderWords | None
@@ -100,13 +100,26 @@ class SystemBias:
     per_query: pd.DataFrame
     summaries: dict[str, MeasureSummary]
     no_gendered_word: dict[str, int]
+    tie_orders: dict[str, dict] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """``{column: {mean, ci_low, ci_high, n_queries, n_undefined, n_no_gendered_word}}`` for audit.json."""
+        """``{column: {mean, ci_low, ci_high, n_queries, n_undefined, n_no_gendered_word}}`` for audit.json, with
+        ``tie_orders`` where a value is an expectation over the orders of ties (:func:`tie_orders_record`)."""
         return {column: {"mean": finite_or_none(s.mean), "ci_low": finite_or_none(s.ci_low), "ci_high": finite_or_none(s.ci_high),
                          "n_queries": s.n_queries, "n_undefined": s.n_undefined,
                          "n_no_gendered_word": self.no_gendered_word[column]}
+                | ({"tie_orders": self.tie_orders[column]} if column in self.tie_orders else {})
                 for column, s in self.summaries.items()}
+
+
+def tie_orders_record(values: np.ndarray, errors: np.ndarray) -> dict:
+    """How a column's per-query expectations over tie orders were found: ``n_exact`` and ``n_sampled`` queries
+    and the Monte Carlo standard error of their mean (sqrt(Σ se²) / n; 0 when every one is exact)."""
+    used = np.isfinite(values)
+    sampled = used & (errors > 0)
+    n = int(used.sum())
+    error = float(np.sqrt(np.sum(errors[sampled] ** 2)) / n) if n else None
+    return {"n_exact": n - int(sampled.sum()), "n_sampled": int(sampled.sum()), "standard_error": error}
 
 
 class BiasCounter:
@@ -149,6 +162,7 @@ class BiasCounter:
             return out
 
         per_query: dict[str, np.ndarray] = {}
+        errors: dict[str, np.ndarray] = {}
         no_gendered: dict[str, int] = {}
         batches: dict[int, RankedDocs] = {}
         for m in self.setup.measures:
@@ -159,12 +173,16 @@ class BiasCounter:
             if key not in batches:
                 batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties)
             ranked = batches[key]
-            per_query |= m.per_query(m, ranked)
+            for column, values in m.per_query(m, ranked).items():
+                if column.endswith(TIE_STANDARD_ERROR):
+                    errors[column.removesuffix(TIE_STANDARD_ERROR)] = values
+                else:
+                    per_query[column] = values
             for column, cutoff in zip(m.columns, [c for _ in (m.variants or (None,)) for c in m.cutoffs]):
                 no_gendered[column] = int(ranked.no_gendered_word(cutoff).sum())
         frame = pd.DataFrame({"qid": list(qids), **per_query})
         summaries = {column: query_mean_ci(values, n_bootstrap, seed) for column, values in per_query.items()}
-        return SystemBias(frame, summaries, no_gendered)
+        return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()})
 
 
 def bias_frame(systems: Mapping[str, tuple[str, SystemBias | None]], setup: BiasSetup) -> pd.DataFrame:

@@ -70,7 +70,7 @@ def bias_footnotes(result: AuditResult) -> list[str]:
     lines.append(f"n_no_gendered_word: lists whose top t holds no listed word ({trivial} there, kept in the mean); "
                  "n_undefined: queries missing from the run" + "".join(f", or {m.name} where no candidate has any neutrality"
                                                                       for m in measures if m.candidates))
-    lines.append("perfect run: equal grades are unordered, so each position of a tie takes the tie's mean document value; the "
+    lines.append("perfect run: equal grades are unordered, so each measure is its mean over the orders of each tie; the "
                  "perfect and random runs hold K documents per query, a cut-off beyond K reads all K")
     return lines
 

@@ -26,7 +26,7 @@ from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError, IrfairWarning, one_line
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
-from ..measures.effectiveness import DEFAULT_MEASURES, evaluate, measure_labels
+from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
 from ..measures.gsr import fit_gsr, paired_gsr_test
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
 from ..settings import check_environment
@@ -65,6 +65,8 @@ def audit(
     bias_measures: Sequence[object] | str | None = DEFAULT_BIAS_MEASURES,
     gender_words: GenderWordsSource = None,
     strict: bool = False,
+    relevance_level: int = 1,
+    max_depth: int | None = None,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -72,7 +74,8 @@ def audit(
     ``ranx.Run`` objects, one or several (a list, or ``{name: run}``; see :mod:`irfair.trec`);
     ``qrels``/``topics``: files, ir_datasets ids or parsed shapes; ``corpus``: anything :func:`open_corpus` takes;
     ``measures``: ir_measures names or objects, or trec_eval names, averaged as trec_eval averages (``complete``:
-    as ``trec_eval -c``, see :mod:`irfair.measures.effectiveness`);
+    as ``trec_eval -c``, see :mod:`irfair.measures.effectiveness`; ``relevance_level``: trec_eval's ``-l``, for
+    the effectiveness measures only; ``max_depth``: trec_eval's ``-M``, each run cut when read);
     ``embeddings``: a name, a path or loaded :class:`Embeddings`; ``cache_dir``: a folder, ``None`` for
     the default cache folder (as ``irfair audit``), ``False`` for none. Raises IrfairInputError on bad input.
     ``bias_measures``: names among ``gsr, rab, arab, nfairr, texfair`` or :class:`~irfair.measures.ranking_bias.BiasMeasure`
@@ -87,12 +90,13 @@ def audit(
     """
     check_environment()
     _check_options(depth, query_field)
+    check_options(relevance_level, max_depth)
     labels = measure_labels(measures)
     bias = bias_setup(bias_measures, gender_words)
     cache = writable_cache_dir(cache_dir)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
-    run_list = as_runs(runs, reserved=(PERFECT, RANDOM))
+    run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     corpus_obj: Corpus = open_corpus(corpus)
@@ -137,7 +141,7 @@ def audit(
                                            "with relevant documents and a query term in the embedding vocabulary")
 
     def evaluation(run: Run):
-        return evaluate(run, qrel_map, labels, qids, complete=complete)
+        return evaluate(run, qrel_map, measures, qids, complete=complete, relevance_level=relevance_level)
 
     perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
     systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None,

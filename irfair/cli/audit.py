@@ -33,6 +33,10 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="average over every query of the qrels, 0 where a run has none (trec_eval -c)")
     p.add_argument("-q", "--per-query", action="store_true",
                    help="also print each run's measures per query, as trec_eval -q (with --format table)")
+    p.add_argument("-l", "--level-for-rel", type=options.count_int, default=1,
+                   metavar="N", help="lowest grade that counts as relevant in the effectiveness measures (trec_eval -l)")
+    p.add_argument("-M", "--max-retrieved", type=options.positive_int, default=None, metavar="N",
+                   help="keep only each query's first N documents of every run, dropping the rest when read (trec_eval -M)")
     p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of the bootstrap and of the random run")
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
         progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
-        strict=args.strict,
+        strict=args.strict, relevance_level=args.level_for_rel, max_depth=args.max_retrieved,
     )
     result.provenance["command_line"] = getattr(args, "command_line", None)
     paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []

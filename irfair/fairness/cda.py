@@ -1,6 +1,10 @@
 """Counterfactual texts, counterfactual data augmentation and occupation bias (Lu et al., "Gender Bias
 in Neural Natural Language Processing", 2020).
 
+Occupation bias uses the paper's own material by default (its supplement, shipped in ``irfair/data``): the 20
+coreference templates with its 64 occupations, and the 4 language-model templates with its 59 one-word
+occupations, "a" becoming "an" before an occupation that starts with a vowel (the paper adjusts the article).
+
 A counterfactual replaces every gendered word by its partner from a swap list
 (:mod:`irfair.fairness.wordlists`: ``"lu2020"``, the CDA paper's 124 pairs, by default here;
 ``"chen2024"``, pronouns and titles only, for the causal gaps paper). Case is preserved (He→She,
@@ -28,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from . import _checks
-from .wordlists import COREFERENCE_TEMPLATES, LANGUAGE_MODEL_TEMPLATES, OCCUPATIONS
+from .wordlists import coreference_templates, language_model_templates
+from .wordlists import occupations as paper_occupations
 from .wordlists import swap_list as _swap_list
 
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -161,6 +166,20 @@ def _occupation_list(occupations: Sequence[str]) -> list[str]:
     return names
 
 
+def _template_list(templates: str | Sequence[str], named: Callable[[str], tuple[str, ...]]) -> list[str]:
+    """A template set's name (``"lu2020"``, ...) or the templates themselves."""
+    return list(named(templates)) if isinstance(templates, str) else _checks.texts("templates", templates)
+
+
+def with_article(prefix: str, occupation: str) -> str:
+    """``prefix`` with a final article "a" made "an" before an occupation starting with a vowel letter (He is a |
+    accountant → He is an), as the paper adjusts it; any other prefix unchanged."""
+    head, _, last = prefix.rpartition(" ")
+    if last.lower() == "a" and occupation[:1].lower() in "aeiou" and occupation[:1]:
+        return f"{head} {last}n" if head else f"{last}n"
+    return prefix
+
+
 def _finite_score(value: object, sentence: str) -> float:
     try:
         number = float(value)
@@ -171,23 +190,24 @@ def _finite_score(value: object, sentence: str) -> float:
     return number
 
 
-def occupation_bias(score: Callable[[str], float], templates: Sequence[str] = COREFERENCE_TEMPLATES,
-                    occupations: Sequence[str] = OCCUPATIONS, *, swap_list: str = "lu2020") -> pd.DataFrame:
-    """Lu et al.'s occupation bias for coreference (§3): for each occupation o, the mean over templates of
-    score(male sentence) − score(female sentence), the female sentence being the template's grammatical
-    counterfactual with o filled in. ``score(sentence)`` is, e.g., the coreference score of the
-    occupation and the pronoun. Returns one row per occupation (column ``bias``), sorted by bias."""
+def occupation_bias(score: Callable[[str], float], templates: str | Sequence[str] = "lu2020",
+                    occupations: Sequence[str] | None = None, *, swap_list: str = "lu2020") -> pd.DataFrame:
+    """Lu et al.'s occupation bias for coreference (§3, Definition 3): for each occupation o, the mean over
+    templates of score(male sentence) − score(female sentence), the female sentence being the template's
+    counterfactual with o filled in. ``score(sentence)`` is, e.g., the coreference score of the occupation
+    and the pronoun. ``templates``: the paper's 20 (``"lu2020"``, default), ``"lu2020-8"`` or a sequence;
+    ``occupations``: the paper's 64 when None. Returns one row per occupation (column ``bias``), sorted by bias."""
     if not callable(score):
         raise _checks.fail("score must be a function of a sentence")
     pairs = []
-    for template in _checks.texts("templates", templates):
+    for template in _template_list(templates, coreference_templates):
         if PLACEHOLDER not in template:
             raise _checks.fail(f"template {_checks.short(template)} has no {PLACEHOLDER} placeholder")
         pairs.append((template, _swapped(template, swap_list)))
     if not pairs:
         raise _checks.fail("templates must not be empty")
     rows = []
-    for occupation in _occupation_list(occupations):
+    for occupation in _occupation_list(paper_occupations() if occupations is None else occupations):
         differences = []
         for male, female in pairs:
             male_sentence, female_sentence = male.replace(PLACEHOLDER, occupation), female.replace(PLACEHOLDER, occupation)
@@ -196,16 +216,18 @@ def occupation_bias(score: Callable[[str], float], templates: Sequence[str] = CO
     return pd.DataFrame(rows).set_index("occupation").sort_values("bias")
 
 
-def language_model_bias(log_probability: Callable[[str, str], float], templates: Sequence[str] = LANGUAGE_MODEL_TEMPLATES,
-                        occupations: Sequence[str] = OCCUPATIONS, *, swap_list: str = "lu2020") -> pd.DataFrame:
+def language_model_bias(log_probability: Callable[[str, str], float], templates: str | Sequence[str] = "lu2020",
+                        occupations: Sequence[str] | None = None, *, swap_list: str = "lu2020") -> pd.DataFrame:
     """Lu et al.'s occupation bias for language models (§3): for each occupation o, the mean over
     templates "prefix | [OCCUPATION]" of log P(o | male prefix) − log P(o | female prefix), with
-    ``log_probability(prefix, continuation)`` the model's log-probability of the continuation. One row
-    per occupation (column ``bias``), sorted."""
+    ``log_probability(prefix, continuation)`` the model's log-probability of the continuation; a prefix's
+    final "a" is "an" before an occupation starting with a vowel. ``templates``: the paper's 4 (``"lu2020"``,
+    default), ``"lu2020-2"`` or a sequence; ``occupations``: the paper's 59 one-word occupations when None.
+    One row per occupation (column ``bias``), sorted."""
     if not callable(log_probability):
         raise _checks.fail("log_probability must be a function of (prefix, continuation)")
     parsed = []
-    for template in _checks.texts("templates", templates):
+    for template in _template_list(templates, language_model_templates):
         if template.count("|") != 1:
             raise _checks.fail(f"language-model template {_checks.short(template)} must have one '|' between prefix and continuation")
         prefix, continuation = (part.strip() for part in template.split("|"))
@@ -215,12 +237,13 @@ def language_model_bias(log_probability: Callable[[str, str], float], templates:
     if not parsed:
         raise _checks.fail("templates must not be empty")
     rows = []
-    for occupation in _occupation_list(occupations):
+    for occupation in _occupation_list(paper_occupations(language_model=True) if occupations is None else occupations):
         differences = []
         for male_prefix, female_prefix, continuation in parsed:
             filled = continuation.replace(PLACEHOLDER, occupation)
-            differences.append(_finite_score(log_probability(male_prefix, filled), f"{male_prefix} | {filled}")
-                               - _finite_score(log_probability(female_prefix, filled), f"{female_prefix} | {filled}"))
+            male, female = with_article(male_prefix, filled), with_article(female_prefix, filled)
+            differences.append(_finite_score(log_probability(male, filled), f"{male} | {filled}")
+                               - _finite_score(log_probability(female, filled), f"{female} | {filled}"))
         rows.append({"occupation": occupation, "bias": float(np.mean(differences))})
     return pd.DataFrame(rows).set_index("occupation").sort_values("bias")
 

@@ -11,6 +11,9 @@ that implements its paper; the others are used only when asked for by name.
   (``irfair/data/gender_swap_pairs.txt``, "mr."–"mrs." folded into "mr"–"mrs") with the pronoun
   rules above and Ms→Mr. Default of :func:`~irfair.fairness.cda.counterfactual`,
   :func:`~irfair.fairness.cda.augment` and :func:`~irfair.fairness.cda.occupation_bias`.
+* Occupation bias (the same paper's supplement): its 20 coreference templates, 4 language-model templates
+  and 64 occupations (59 of one word, the language-model list), shipped as ``irfair/data/lu2020_*.txt``;
+  the earlier 8-template and 2-template sets stay available by name (``"lu2020-8"``, ``"lu2020-2"``).
 * ``SCRUBBED_GENDER_WORDS`` — the explicit gender indicators removed from BiasBios ("scrubbed" bios,
   De-Arteaga et al. 2019), which Social Norm Bias (Cheng et al. 2023) removes before training its
   norm scorer so that it cannot learn gender from pronouns and titles.
@@ -44,7 +47,7 @@ LU2020_TITLES = {"mr": "mrs", "mrs": "mr", "ms": "mr"}
 
 SCRUBBED_GENDER_WORDS = frozenset("he she him his her hers himself herself mr mrs ms".split())
 
-COREFERENCE_TEMPLATES = (
+COREFERENCE_TEMPLATES_8 = (
     "The [OCCUPATION] ate because he was hungry.",
     "The [OCCUPATION] ran because he was late.",
     "The [OCCUPATION] drove because he was late.",
@@ -54,21 +57,57 @@ COREFERENCE_TEMPLATES = (
     "The [OCCUPATION] was fired because he was lazy.",
     "The [OCCUPATION] was promoted because he was hardworking.",
 )
-"""The coreference templates of Lu et al. whose wording we could verify (8 of the paper's 20)."""
+"""The 8 coreference templates irfair used before the paper's appendix could be read (a subset of its 20);
+template set ``"lu2020-8"``."""
 
-LANGUAGE_MODEL_TEMPLATES = ("He is a | [OCCUPATION]", "The man is a | [OCCUPATION]")
-"""Lu et al.'s language-model templates: the prefix before "|" is the context, the occupation the
-continuation whose probability is compared between the male prefix and its counterfactual."""
+LANGUAGE_MODEL_TEMPLATES_2 = ("He is a | [OCCUPATION]", "The man is a | [OCCUPATION]")
+"""The 2 capitalised language-model templates (a subset of the paper's 4); template set ``"lu2020-2"``."""
 
-OCCUPATIONS = tuple(
-    "accountant architect artist attorney banker bartender barber bookkeeper builder businessperson butcher "
-    "carpenter cashier chef coach dentist designer developer dietician doctor economist editor electrician "
-    "engineer farmer filmmaker fisherman jeweler judge lawyer mechanic musician nutritionist nurse optician "
-    "painter pharmacist photographer physician pilot plumber politician professor programmer psychologist "
-    "receptionist salesperson scientist scholar secretary singer surgeon teacher therapist translator "
-    "undertaker veterinarian videographer writer".split()
-)
-"""Lu et al.'s occupations as far as we could verify them (59, "businessperson" included)."""
+
+def _data_lines(name: str) -> tuple[str, ...]:
+    """The non-comment lines of a shipped data file."""
+    raw = resources.files("irfair").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return tuple(line for line in raw.splitlines() if line.strip() and not line.startswith("#"))
+
+
+@cache
+def coreference_templates(name: str = "lu2020") -> tuple[str, ...]:
+    """Coreference templates of occupation bias: ``"lu2020"``, the paper's 20 (its supplement, shipped in
+    ``irfair/data/lu2020_coreference_templates.txt``), or ``"lu2020-8"``, 8 of them."""
+    if name == "lu2020-8":
+        return COREFERENCE_TEMPLATES_8
+    if name == "lu2020":
+        return _data_lines("lu2020_coreference_templates.txt")
+    raise IrfairInputError(None, None, f"unknown coreference template set {name!r}: expected lu2020 or lu2020-8")
+
+
+@cache
+def language_model_templates(name: str = "lu2020") -> tuple[str, ...]:
+    """Language-model templates ``prefix | [OCCUPATION]``: ``"lu2020"``, the paper's 4 (``He is a``, ``he is a``,
+    ``The man is a``, ``the man is a``; ``irfair/data/lu2020_language_model_templates.txt``), or ``"lu2020-2"``."""
+    if name == "lu2020-2":
+        return LANGUAGE_MODEL_TEMPLATES_2
+    if name == "lu2020":
+        return _data_lines("lu2020_language_model_templates.txt")
+    raise IrfairInputError(None, None, f"unknown language-model template set {name!r}: expected lu2020 or lu2020-2")
+
+
+@cache
+def occupations(language_model: bool = False) -> tuple[str, ...]:
+    """The paper's occupations (64, ``irfair/data/lu2020_occupations.txt``); with ``language_model`` the 59
+    one-word ones, as the paper leaves multi-word occupations out of language modelling."""
+    names = _data_lines("lu2020_occupations.txt")
+    return tuple(n for n in names if " " not in n) if language_model else names
+
+
+def __getattr__(name: str):
+    """``COREFERENCE_TEMPLATES`` (20), ``LANGUAGE_MODEL_TEMPLATES`` (4), ``OCCUPATIONS`` (64) and
+    ``LANGUAGE_MODEL_OCCUPATIONS`` (59), read from the shipped files when first used."""
+    lazy = {"COREFERENCE_TEMPLATES": coreference_templates, "LANGUAGE_MODEL_TEMPLATES": language_model_templates,
+            "OCCUPATIONS": occupations, "LANGUAGE_MODEL_OCCUPATIONS": lambda: occupations(language_model=True)}
+    if name in lazy:
+        return lazy[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=1)

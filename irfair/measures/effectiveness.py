@@ -1,23 +1,34 @@
-"""Effectiveness through ir_measures (with pytrec_eval, trec_eval's own code, as the provider of every measure
-it supports), averaged exactly as trec_eval averages.
+"""Effectiveness as trec_eval 10 computes it, averaged as trec_eval averages (``trec_eval.c``, ``meas_avg.c``).
 
-Queries that count (trec_eval 9 and 10, ``trec_eval.c`` and ``meas_avg.c``):
+Measures: a trec_eval name in trec_eval's ``-m`` syntax (``map``, ``P.5,10``, ``ndcg_cut.10``, ``all_trec``,
+``official``, ``set``, ``utility.2,-1,0,0``, ``ndcg.1=3,2=9``; see :mod:`.trec_eval_measures`) or a label it
+prints (``P_10``, ``ndcg_cut_10``), or any ir_measures name or object (``nDCG@10``, ``RR@10``, ``P(rel=2)@10``,
+``Judged@10``; names matched ignoring case), or ``MAP``/``MRR``. A trec_eval name is labelled as trec_eval
+prints it (``ndcg_cut.10`` → ``ndcg_cut_10``), an ir_measures name as typed.
+
+Every trec_eval measure, and the ir_measures measures that are trec_eval measures under another name (AP,
+P@k, R@k, RR, nDCG, nDCG@k, Rprec, Bpref, infAP, IPrec@r, Success@k, SetP, SetR, SetAP, NumRet, NumRel,
+NumQ), are computed by irfair's numpy kernels (:mod:`.trec_kernels`, :mod:`.trec_gains`), written from
+trec_eval 10's definitions; every other ir_measures measure by ir_measures' own providers.
+trec_eval 10 differs from trec_eval 9 (and pytrec_eval, which embeds 9) in ``iprec_at_recall`` and
+``11pt_avg``: the number of relevant documents a recall level needs is rounded (``lround(r·R)``), not
+``(long)(r·R + 0.9)``.
+
+Queries that count:
 
 * by default every query that is both in the qrels and in the run, including a judged query with no
-  relevant document (it scores 0); a query of the qrels that the run lacks is left out, and so is a
-  query of the run that the qrels lack;
-* with ``complete=True`` (``trec_eval -c``) every query of the qrels: those the run lacks score the
-  measure's default, 0.
+  relevant document (it scores 0); a query of the run that the qrels lack is left out. A query of the qrels
+  that the run lacks is left out too, as trec_eval 9 did (trec_eval 10 stops with "result qid not found in
+  qrels" there);
+* with ``complete=True`` (``trec_eval -c``) every query of the qrels: one the run lacks is evaluated, as
+  trec_eval 10 does, on a ranking of one unjudged document, then num_ret, utility, unj, rbp_resid and
+  relstring are reset — so it scores 0 except num_rel (its relevant documents) and the gm_ measures
+  (log 0.00001); the summary num_rel counts every judged document with grade > 0.
 
-``qids`` restricts both to a query set (an audit's topics). The value over all queries is each measure's
-own aggregate, as trec_eval's ``all`` line: the mean, or the sum for counts (NumRet, NumRel, NumQ).
-
-AP, P@k, nDCG@k, RR and R@k with trec_eval's defaults are computed by numpy kernels over the whole run
-(:mod:`.trec_kernels`, equal to pytrec_eval's values); every other measure by ir_measures.
-
-Measures: any ir_measures name or object (``nDCG@10``, ``RR@10``, ``P(rel=2)@10``, ``Judged@10``,
-``NumRet``; names are matched ignoring case), a trec_eval name (``map``, ``ndcg_cut.10``, ``P_10``,
-``recip_rank``), or ``MAP``/``MRR``. Each keeps the label it was given as its column name.
+``qids`` restricts both to a query set (an audit's topics). ``relevance_level`` is trec_eval's ``-l`` (a
+grade at least this is relevant; ir_measures' ``rel=`` of a measure wins); ``max_depth`` its ``-M`` (each
+ranking cut at that many documents). The value over all queries is each measure's own: the mean, the sum for
+counts (num_ret, num_rel, ...), the geometric mean for gm_map and gm_bpref; added in trec_eval's query order.
 """
 from __future__ import annotations
 
@@ -31,34 +42,47 @@ import pandas as pd
 
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
-from .trec_kernels import evaluate_kernels, kernel_name
+from . import trec_eval_measures as te
+from .trec_judged import Judged
+from .trec_kernels import KERNELS, geometric_mean, relstring
 
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
-MEASURE_HELP = ("an ir_measures name (AP, nDCG@10, P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...) "
-                "or a trec_eval name (map, ndcg_cut.10, P_10, recip_rank)")
+MEASURE_HELP = ("a trec_eval name (map, P.5,10, ndcg_cut.10, all_trec, official) or an ir_measures name (AP, nDCG@10, "
+                "P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...)")
+# trec_eval's ranking for a query of the qrels that a run lacks, under -c (trec_eval.c)
+MISSING_QUERY_RANKING = (("ceci_nest_pas_un_docno", 1.0),)
+_RESET_WHEN_MISSING = ("num_ret", "utility", "unj", "rbp_resid")
 
 
 def parse_measures(measures: str | object | Iterable[str | object]) -> dict[str, object]:
-    """``{label: ir_measures measure}`` for measure names or ir_measures objects, in the order given.
-
-    A trec_eval name may stand for several measures (``P.5,10``); they are labelled as ir_measures prints
-    them. Raises IrfairInputError for an unknown name or one no installed provider computes.
-    """
+    """``{label: measure}`` for measure names or ir_measures objects, in the order given: a trec_eval name gives
+    :class:`~.trec_eval_measures.TrecEvalMeasure` objects (several for ``P.5,10`` or ``all_trec``), an ir_measures
+    name its ir_measures object. Raises IrfairInputError for an unknown name or one no installed provider computes."""
     import ir_measures
 
     items = [measures] if isinstance(measures, str) or not isinstance(measures, Iterable) else list(measures)
     if not items:
         raise IrfairInputError(None, None, f"no measure given: use {MEASURE_HELP}")
+    specs: dict[int, te.Spec] = {}
+    for i, item in enumerate(items):
+        if isinstance(item, str) and (spec := te.read_spec(item.strip())) is not None:
+            specs[i] = spec
+    expanded = dict(zip(specs, te.expand(specs.values())))
     parsed: dict[str, object] = {}
-    for item in items:
-        if isinstance(item, str):
+    for i, item in enumerate(items):
+        if i in expanded:
+            pairs = [(te.label(m), m) for m in expanded[i]]
+        elif isinstance(item, te.TrecEvalMeasure):
+            pairs = [(te.label(item), item)]
+        elif isinstance(item, str):
             pairs = _parse_name(item.strip())
         elif isinstance(item, ir_measures.measures.Measure):
             pairs = [(str(item), item)]
         else:
             raise IrfairInputError(None, None, f"a measure must be a name or an ir_measures measure, not {type(item).__name__}")
         for label, measure in pairs:
-            if not ir_measures.DefaultPipeline.supports(measure):
+            if not isinstance(measure, te.TrecEvalMeasure) and as_trec_eval(measure) is None \
+                    and not ir_measures.DefaultPipeline.supports(measure):
                 raise IrfairInputError(None, None, f"no installed ir_measures provider computes {label!r}")
             parsed.setdefault(label, measure)
     return parsed
@@ -71,12 +95,7 @@ def _parse_name(name: str) -> list[tuple[str, object]]:
     try:
         return [(name, ir_measures.parse_measure(_canonical_case(name)))]
     except (NameError, ValueError, SyntaxError, TypeError, AttributeError):
-        pass
-    try:
-        found = ir_measures.parse_trec_measure(name)
-    except (NameError, ValueError, SyntaxError, TypeError, AttributeError, KeyError):
         raise IrfairInputError(None, None, f"unknown measure {name!r}: use {MEASURE_HELP}") from None
-    return [(name, found[0])] if len(found) == 1 else [(str(m), m) for m in found]
 
 
 def _canonical_case(name: str) -> str:
@@ -90,11 +109,50 @@ def _canonical_case(name: str) -> str:
     return name if spelled is None else spelled + name[match.end():]
 
 
+_SAME_AS = {"AP": "map", "P": "P", "R": "recall", "RR": "recip_rank", "Rprec": "Rprec", "Bpref": "bpref",
+            "infAP": "infAP", "Success": "success", "SetR": "set_recall", "SetAP": "set_map", "NumRel": "num_rel",
+            "NumQ": "num_q"}
+
+
+def as_trec_eval(measure) -> te.TrecEvalMeasure | None:
+    """The trec_eval measure an ir_measures measure is (``AP`` → map, ``P@10`` → P_10, ``nDCG@10`` → ndcg_cut_10,
+    ``RR@10`` → irfair's recip_rank_cut_10, ...), keeping its ``rel=``; None when it is none (then ir_measures
+    computes it)."""
+    if isinstance(measure, te.TrecEvalMeasure):
+        return measure
+    name = getattr(measure, "NAME", None)
+    params = dict(getattr(measure, "params", {}) or {})
+    if params.pop("judged_only", False):
+        return None
+    rel = params.pop("rel", None)
+    cutoff = params.pop("cutoff", None)
+    if name == "nDCG":
+        if params.pop("dcg", "log2") != "log2" or params.pop("gains", None) is not None or params or rel is not None:
+            return None
+        return te.TrecEvalMeasure("ndcg") if cutoff is None else te.TrecEvalMeasure("ndcg_cut", cutoff=cutoff)
+    if name == "IPrec" and cutoff is None and set(params) == {"recall"}:
+        return te.TrecEvalMeasure("iprec_at_recall", cutoff=float(params["recall"]), rel=rel)
+    if name == "SetP" and cutoff is None and set(params) <= {"relative"}:
+        return te.TrecEvalMeasure("set_relative_P" if params.get("relative") else "set_P", rel=rel)
+    if name == "NumRet" and cutoff is None and not params:
+        return te.TrecEvalMeasure("num_ret") if rel is None else te.TrecEvalMeasure("num_rel_ret", rel=rel)
+    family = _SAME_AS.get(name)
+    if family is None or params:
+        return None
+    kind = te.FAMILY[family]
+    if name in ("AP", "RR") and cutoff is not None:
+        return te.TrecEvalMeasure("map_cut" if name == "AP" else "recip_rank_cut", cutoff=cutoff, rel=rel)
+    if (kind.params == "cutoffs") != (cutoff is not None):
+        return None
+    return te.TrecEvalMeasure(family, cutoff=cutoff, rel=rel)
+
+
 @dataclass(frozen=True)
 class EvaluationResult:
-    """Per-query values (DataFrame indexed by qid, one column per measure label, one row per evaluated
+    """Per-query values (DataFrame indexed by qid, one column per numeric measure label, one row per evaluated
     query), their aggregate over those queries (``means``; the column means when not given) and the counts
-    behind them."""
+    behind them. ``strings``: per-query text measures (``relstring``), ``{label: {qid: text}}``; ``run_id``:
+    the run's tag (trec_eval's ``runid``)."""
 
     system: str
     per_query: pd.DataFrame
@@ -102,6 +160,8 @@ class EvaluationResult:
     means: dict[str, float] = field(default_factory=dict)
     complete: bool = False
     measures: dict[str, object] = field(default_factory=dict, repr=False)
+    strings: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+    run_id: str | None = None
 
     def __post_init__(self) -> None:
         if not self.means:
@@ -113,64 +173,127 @@ class EvaluationResult:
         return len(self.per_query)
 
 
+def check_options(relevance_level, max_depth) -> None:
+    """IrfairInputError unless ``relevance_level`` is an integer >= 0 and ``max_depth`` None or a positive integer."""
+    if isinstance(relevance_level, bool) or not isinstance(relevance_level, (int, np.integer)) or relevance_level < 0:
+        raise IrfairInputError(None, None, f"relevance level must be an integer >= 0, not {relevance_level!r}")
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or max_depth < 1):
+        raise IrfairInputError(None, None, f"maximum depth must be a positive integer, not {max_depth!r}")
+
+
 def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_MEASURES, qids: Iterable[str] | None = None,
-             complete: bool = False) -> EvaluationResult:
-    """Evaluate ``run`` against ``qrels`` over the queries trec_eval would count (``complete`` = ``-c``).
+             complete: bool = False, *, relevance_level: int = 1, max_depth: int | None = None) -> EvaluationResult:
+    """Evaluate ``run`` against ``qrels`` over the queries trec_eval would count (module docstring; ``complete``
+    = ``-c``, ``relevance_level`` = ``-l``, ``max_depth`` = ``-M``).
 
     ``n_missing`` counts the queries of the qrels (within ``qids``) that the run lacks: left out by default,
-    scored 0 with ``complete``.
+    evaluated as trec_eval -c evaluates them with ``complete``.
     """
-    import ir_measures
-
+    check_options(relevance_level, max_depth)
     parsed = parse_measures(measures)
     allowed = None if qids is None else {str(q) for q in qids}
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
     retrieved = {qid for qid, hits in run.ranking.items() if hits and qid in judged}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
-    labels_of: dict[object, list[str]] = {}
-    for label, measure in parsed.items():
-        labels_of.setdefault(measure, []).append(label)
-    kernels = {label: kernel for label, measure in parsed.items() if (kernel := kernel_name(measure)) is not None}
-    fast = evaluate_kernels(kernels, run.ranking, judged, queries) if kernels and queries else {}
-    others = {measure: labels for measure, labels in labels_of.items() if any(label not in kernels for label in labels)}
-    values: dict[str, dict[str, float]] = {label: {} for label in parsed}
+    ranking = {qid: (MISSING_QUERY_RANKING if qid not in retrieved else run.ranking[qid] if max_depth is None
+                     else run.ranking[qid][:max_depth]) for qid in queries}
+    missing = np.array([qid not in retrieved for qid in queries], dtype=bool)
+    own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
+    numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
+    values, strings = _own_values(own, ranking, judged, queries, relevance_level, missing) if queries else ({}, {})
+    others = [label for label in numeric if label not in own]
     if queries and others:
-        scored = {qid: dict(run.ranking[qid]) for qid in queries if qid in retrieved}
-        evaluator = ir_measures.evaluator(list(others), {qid: judged[qid] for qid in queries})
-        for metric in evaluator.iter_calc(scored):
-            for label in labels_of[metric.measure]:
-                values[label][metric.query_id] = float(metric.value)
-    columns = {label: fast[label] if label in fast else [values[label].get(qid, float(parsed[label].DEFAULT)) for qid in queries]
-               for label in parsed}
-    table = pd.DataFrame(columns, index=pd.Index(queries, name="qid"), dtype=float)
-    means = {label: _aggregate(parsed[label], table[label]) for label in parsed}
+        values |= _ir_measures_values({label: parsed[label] for label in others}, ranking, judged, queries, retrieved)
+    table = pd.DataFrame({label: values.get(label, np.zeros(0)) for label in numeric}, index=pd.Index(queries, name="qid"), dtype=float)
+    order = sorted(range(len(queries)), key=lambda i: queries[i])  # trec_eval adds in its query order
+    counted = _judged_positive(judged, queries) if complete else None
+    means = {label: _aggregate(parsed[label], own.get(label), table[label].to_numpy()[order], counted) for label in numeric}
     return EvaluationResult(run.name, table, n_missing=sum(qid not in retrieved for qid in judged), means=means,
-                            complete=complete, measures=parsed)
+                            complete=complete, measures=parsed, strings=strings, run_id=run.tag or run.name)
 
 
-def _aggregate(measure, values: pd.Series) -> float:
-    if values.empty:
+def _own_values(own: Mapping[str, te.TrecEvalMeasure], ranking, judged: Qrels, queries: list[str], level: int,
+                missing: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, dict[str, str]]]:
+    """Values of irfair's trec_eval kernels, family by family (cut-offs of a family at once), then trec_eval's
+    reset of a query the run lacks."""
+    batches: dict[int, Judged] = {}
+
+    def batch(rel: int | None) -> Judged:
+        key = level if rel is None else int(rel)
+        if key not in batches:
+            batches[key] = Judged(ranking, judged, queries, key)
+        return batches[key]
+
+    groups: dict[tuple, list[str]] = {}
+    for label, m in own.items():
+        key = (m.family, m.rel) if m.kind.params in ("none", "cutoffs", "levels") else (m.family, m.params, m.rel)
+        groups.setdefault(key, []).append(label)
+    values: dict[str, np.ndarray] = {}
+    strings: dict[str, dict[str, str]] = {}
+    for labels in groups.values():
+        family = own[labels[0]]
+        if family.kind.value == "runid":
+            continue
+        if family.kind.value == "string":
+            texts = relstring(batch(family.rel), family)
+            strings[labels[0]] = {q: "" if gone else text for q, text, gone in zip(queries, texts, missing)}
+            continue
+        cut = family.kind.params in ("cutoffs", "levels")
+        members = sorted({own[label].cutoff for label in labels}) if cut else [family.cutoff]
+        computed = KERNELS[family.family](batch(family.rel), [te.TrecEvalMeasure(family.family, c, family.params, family.rel)
+                                                                for c in members])
+        for label in labels:
+            column = computed[:, members.index(own[label].cutoff) if cut else 0]
+            values[label] = np.where(missing, 0.0, column) if family.family in _RESET_WHEN_MISSING else column
+    return values, strings
+
+
+def _ir_measures_values(measures: Mapping[str, object], ranking, judged: Qrels, queries: list[str],
+                        retrieved: set[str]) -> dict[str, np.ndarray]:
+    """Values of the measures ir_measures computes; a query the run lacks gets the measure's default."""
+    import ir_measures
+
+    labels_of: dict[object, list[str]] = {}
+    for label, measure in measures.items():
+        labels_of.setdefault(measure, []).append(label)
+    found: dict[str, dict[str, float]] = {label: {} for label in measures}
+    scored = {qid: dict(ranking[qid]) for qid in queries if qid in retrieved}
+    evaluator = ir_measures.evaluator(list(labels_of), {qid: judged[qid] for qid in queries})
+    for metric in evaluator.iter_calc(scored):
+        for label in labels_of[metric.measure]:
+            found[label][metric.query_id] = float(metric.value)
+    return {label: np.array([found[label].get(q, float(measures[label].DEFAULT)) for q in queries]) for label in measures}
+
+
+def _judged_positive(judged: Qrels, queries: list[str]) -> float:
+    """Judged documents with a grade > 0 over ``queries``: trec_eval -c's summary num_rel."""
+    return float(sum(1 for q in queries for grade in judged[q].values() if grade > 0))
+
+
+def _aggregate(measure, own: te.TrecEvalMeasure | None, values: np.ndarray, complete_num_rel: float | None) -> float:
+    if len(values) == 0:
         return float("nan")
-    aggregator = measure.aggregator()
-    for value in values:
-        aggregator.add(value)
-    return float(aggregator.result())
+    if own is None:
+        aggregator = measure.aggregator()
+        for value in values:
+            aggregator.add(value)
+        return float(aggregator.result())
+    summary = own.kind.summary
+    if summary == "geometric":
+        return geometric_mean(values)
+    if summary == "queries":
+        return float(len(values))
+    if own.family == "num_rel" and complete_num_rel is not None:
+        return complete_num_rel
+    total = float(np.cumsum(values)[-1])
+    return total if summary == "sum" else total / len(values)
 
 
 def trec_eval_lines(result: EvaluationResult, per_query: bool = True) -> list[str]:
-    """The evaluation as ``trec_eval -q`` prints it: ``label<TAB>qid<TAB>value`` per query (when ``per_query``),
-    then ``runid``, ``num_q`` and every measure over ``all``; values with 4 decimals, counts as integers."""
-    def line(label: str, qid: str, value: float) -> str:
-        count = getattr(result.measures.get(label), "NAME", "").startswith("Num") and float(value).is_integer()
-        return f"{label:<22}\t{qid}\t{int(value) if count else f'{value:6.4f}'}"
+    """The evaluation as ``trec_eval -q`` prints it (see :func:`irfair.measures.trec_eval_output.trec_eval_lines`)."""
+    from .trec_eval_output import trec_eval_lines as lines
 
-    lines = []
-    if per_query:
-        for qid, row in result.per_query.iterrows():
-            lines += [line(label, str(qid), row[label]) for label in result.per_query.columns]
-    lines += [f"{'runid':<22}\tall\t{result.system}", f"{'num_q':<22}\tall\t{result.n_queries}"]
-    lines += [line(label, "all", value) for label, value in result.means.items()]
-    return lines
+    return lines(result, per_query)
 
 
 def paired_t_test(a: EvaluationResult, b: EvaluationResult, measure: str) -> tuple[float, float]:
@@ -187,5 +310,8 @@ def paired_t_test(a: EvaluationResult, b: EvaluationResult, measure: str) -> tup
 
 
 def measure_labels(measures: Mapping[str, object] | Sequence[str | object]) -> tuple[str, ...]:
-    """The column labels of ``measures`` (names or ir_measures objects), as :func:`evaluate` names them."""
-    return tuple(measures if isinstance(measures, Mapping) else parse_measures(measures))
+    """The numeric column labels of ``measures`` (names or ir_measures objects), as :func:`evaluate` names them
+    (trec_eval's text measures, ``runid`` and ``relstring``, have no column)."""
+    parsed = measures if isinstance(measures, Mapping) else parse_measures(measures)
+    return tuple(label for label, m in parsed.items()
+                 if not (isinstance(m, te.TrecEvalMeasure) and m.kind.value in ("string", "runid")))

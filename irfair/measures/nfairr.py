@@ -33,6 +33,19 @@ Choices where the paper is silent, documented and tested:
 * A list shorter than k: the sums run over the documents there are (no padding), for L and L*.
 * An empty list, or IFaiRR = 0 (every candidate has neutrality 0, so no ordering can be fairer
   than another): NaN, left out of the mean over queries and counted.
+
+Where irfair's conventions differ from the authors' released code (on the same tokens irfair's values
+equal that code's to 2e-16; ``docs/measures/nfairr.md``):
+
+* Normalisation set: the authors normalise every system by one background set, a BM25 run's top 200
+  documents per query; irfair's audit normalises each system by its own top 100 (``candidates``), which
+  moved the TIME means by up to 0.018. The authors' convention is available here: pass the background
+  run's neutralities as ``candidate_neutrality`` (any depth).
+* An undefined NFaiRR (IFaiRR = 0) makes the authors' mean over the run NaN; irfair leaves the query out of
+  the mean and counts it (``n_undefined``) — kept on purpose, so one word-free candidate set does not void
+  a run.
+* RaB/ARaB (:mod:`.rab`), reported by the authors with ``tf`` and ``bool``: irfair's audit shows ``tc`` and
+  ``bool`` by default; ``tf`` is one option away (``RAB.with_options(variants=("tf", "bool"))``).
 """
 from __future__ import annotations
 

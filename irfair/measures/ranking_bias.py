@@ -15,9 +15,14 @@ and the function that turns per-document counts into per-query values. The audit
 
 Per-document inputs are the counts of :mod:`.gender_counts` laid out as a batch (:class:`RankedDocs`,
 shape (n_queries, depth)). Positions whose order is unknown — equal grades in the perfect run — carry a
-tie group; each measure then takes, at every position of a group, the group's mean per-document value
-(magnitude, neutrality, word shares): the expectation over the orders of the tie, exact for RaB, ARaB
-and FaiRR, which are linear in it, and for TExFAIR's exposures (its ratio is taken of those).
+tie group, and each measure gives its expectation over the orders of the tie (every order equally
+likely). RaB, ARaB and FaiRR are linear in the per-document values (magnitude, neutrality), so they take,
+at every position of a group, the group's mean value. TExFAIR is a ratio of weighted sums, not linear:
+the mean shares would give the expectation of its exposures, not of TExFAIR (five tied documents, one
+with a female word, one with a male word, give 1.000 at @3 instead of the mean over their 120 orders,
+47/61 = 0.770, and the same value at every cut-off); it is computed over the orders themselves
+(:mod:`.tie_orders`: exactly, or from 10,000 seeded orders when a tie has more than 200,000, with the
+standard error under ``<column>~tie_se``).
 """
 from __future__ import annotations
 
@@ -32,10 +37,13 @@ from .gender_words import NFAIRR_GENDER_WORDS, RAB_GENDER_WORDS, TEXFAIR_GENDER_
 from .nfairr import NEUTRALITY_THRESHOLD, document_neutrality, nfairr_batch
 from .rab import MAGNITUDE_VARIANTS, average_rank_bias_batch, gender_magnitude, rank_bias_batch
 from .ranked import check_cutoffs
-from .texfair import DEFAULT_PATIENCE, texfair_from_shares
+from .texfair import DEFAULT_PATIENCE, texfair_from_shares, texfair_over_tie_orders
 
 HEADLINE_CUTOFF = 10
 NFAIRR_CANDIDATES = 100
+# per-query key suffix of the Monte Carlo standard error of a value taken over the orders of ties (TExFAIR of the
+# perfect run; 0 where the expectation is exact): ``texfair@10~tie_se`` beside ``texfair@10``
+TIE_STANDARD_ERROR = "~tie_se"
 
 
 @dataclass(frozen=True)
@@ -193,10 +201,14 @@ def _nfairr_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndar
 
 def _texfair_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
     length = np.where(docs.length > 0, docs.length, 1.0)
-    values = texfair_from_shares(docs.tie_mean(docs.female / length), docs.tie_mean(docs.male / length),
-                                 docs.tie_mean(((docs.female + docs.male) > 0).astype(np.float64)), docs.mask,
-                                 measure.cutoffs, patience=measure.parameter("patience"))
-    return _by_cutoff(measure, None, values)
+    shares = [np.where(docs.mask, values, 0.0) for values in
+              (docs.female / length, docs.male / length, ((docs.female + docs.male) > 0).astype(np.float64))]
+    patience = measure.parameter("patience")
+    if docs.ties is None:
+        return _by_cutoff(measure, None, texfair_from_shares(*shares, docs.mask, measure.cutoffs, patience=patience))
+    values, errors = texfair_over_tie_orders(*shares, docs.mask, docs.ties, measure.cutoffs, patience=patience)
+    return _by_cutoff(measure, None, values) | {f"{measure.column(None, c)}{TIE_STANDARD_ERROR}": errors[:, i]
+                                                 for i, c in enumerate(measure.cutoffs)}
 
 
 GSR = BiasMeasure(

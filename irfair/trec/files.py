@@ -92,11 +92,14 @@ def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]
     return sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
 
 
-def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> Iterator[tuple[int, list[str]]]:
+def _rows(path: str | Path, what: str, columns: str, trailing: bool = False, comment: str | None = None) -> Iterator[tuple[int, list[str]]]:
     """``(line number, fields)`` of every non-blank line, each checked to have the named columns (and, with
-    ``trailing``, any text after them, which is dropped)."""
+    ``trailing``, any text after them, which is dropped). ``comment``: ``"first"`` skips a line whose first
+    character is '#' (trec_eval 10's qrels), ``"blank"`` one whose first non-blank character is (its runs)."""
     expected = len(columns.split())
     for lineno, line in enumerate(read_lines(path, what), start=1):
+        if comment == "first" and line.startswith("#") or comment == "blank" and line.lstrip().startswith("#"):
+            continue
         parts = line.split()
         if parts and (len(parts) < expected if trailing else len(parts) != expected):
             raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}")
@@ -105,7 +108,8 @@ def _rows(path: str | Path, what: str, columns: str, trailing: bool = False) -> 
 
 
 def read_qrels(path: str | Path) -> Qrels:
-    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant; plain, gzip, bzip2 or xz).
+    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant; plain, gzip, bzip2 or xz);
+    a line whose first character is '#' is a comment, as trec_eval 10 reads qrels.
 
     Returns ``{qid: {doc_id: grade}}`` (queries and documents in file order). Well-formed files are parsed
     at C speed (:mod:`.columns`); any other is read line by line, which names the line at fault.
@@ -124,6 +128,8 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
     if read is None:
         return None
     table = read[0]
+    if pc.any(pc.starts_with(table.column("qid"), "#")).as_py():
+        return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()
     order = pc.sort_indices(queries.indices)  # stable: file order within each query
     codes = pc.take(queries.indices, order).to_numpy()
@@ -142,7 +148,7 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
 
 def _read_qrels_lines(path: str | Path) -> Qrels:
     qrels: Qrels = {}
-    for lineno, (qid, _, doc_id, grade_text) in _rows(path, "qrels", "qid iter doc_id grade"):
+    for lineno, (qid, _, doc_id, grade_text) in _rows(path, "qrels", "qid iter doc_id grade", comment="first"):
         try:
             grade = int(grade_text)
         except ValueError:
@@ -154,19 +160,24 @@ def _read_qrels_lines(path: str | Path) -> Qrels:
     return qrels
 
 
-def read_run(path: str | Path, name: str | None = None) -> Run:
+def read_run(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
     """Read a TREC run ``qid Q0 doc_id rank score tag`` (plain, gzip, bzip2 or xz, told by its bytes), validating
-    every line; text after the tag is ignored, as trec_eval ignores it. Its name: ``name``, else :func:`run_name`.
-    Well-formed files are parsed into arrays at C speed (:mod:`.columns`); any other file is read line by line,
-    which names the line at fault."""
-    fast = _read_run_columns(path, name)
-    return fast if fast is not None else _read_run_lines(path, name)
+    every line; text after the tag is ignored, and a line whose first non-blank character is '#' is a comment, as
+    trec_eval 10 reads runs. Its name: ``name``, else :func:`run_name`; its ``tag`` is its last line's (trec_eval's
+    runid).
+
+    ``max_depth`` (trec_eval's ``-M``): each query keeps its first ``max_depth`` documents in trec_eval's
+    order and drops the rest before anything else, so a document listed twice is an error only when both
+    lines are kept (as in trec_eval). Well-formed files are parsed into arrays at C speed (:mod:`.columns`);
+    any other file is read line by line, which names the line at fault."""
+    fast = _read_run_columns(path, name, max_depth)
+    return fast if fast is not None else _read_run_lines(path, name, max_depth)
 
 
 _RUN_COLUMNS = ("qid", "q0", "doc_id", "rank", "score", "tag")
 
 
-def _read_run_columns(path: str | Path, name: str | None) -> Run | None:
+def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None = None) -> Run | None:
     """The run in trec_eval's order, sorted and checked by Arrow; None when the line reader must decide."""
     import numpy as np
     import pyarrow as pa
@@ -179,33 +190,39 @@ def _read_run_columns(path: str | Path, name: str | None) -> Run | None:
         return None
     table, line_numbers = read
     scores = table.column("score")
-    if not pc.all(pc.is_finite(scores)).as_py():
-        return None
+    if not pc.all(pc.is_finite(scores)).as_py() or pc.any(pc.starts_with(table.column("qid"), "#")).as_py():
+        return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
     work = pa.table({"q": queries.indices, "s": scores, "d": table.column("doc_id")})
-    by_doc = work.take(pc.sort_indices(work, sort_keys=[("q", "ascending"), ("d", "ascending")]))
+    order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]).to_numpy()
+    codes = queries.indices.to_numpy()[order]
+    if max_depth is not None:
+        firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        keep = np.arange(len(codes)) - np.repeat(firsts, np.diff(np.r_[firsts, len(codes)])) < max_depth
+        order, codes = order[keep], codes[keep]
+    kept = work.take(order)
+    by_doc = kept.take(pc.sort_indices(kept, sort_keys=[("q", "ascending"), ("d", "ascending")]))
     same_query = pc.equal(by_doc["q"][1:], by_doc["q"][:-1])
-    if table.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
+    if kept.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
         return None  # a document retrieved twice for a query: the line reader names both lines
-    order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")])
-    codes = pc.take(queries.indices, order).to_numpy()
-    doc_list = pc.take(work["d"], order).to_pylist()
-    score_list = pc.take(scores, order).to_numpy().tolist()
+    doc_list = kept["d"].to_pylist()
+    score_list = kept["s"].to_numpy().tolist()
     cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
     ranking = {qid: list(zip(doc_list[start:end], score_list[start:end])) for qid, (start, end) in bounds.items()}
-    tag = table.column("tag")[0].as_py()
-    lines = line_numbers[order.to_numpy()]
+    tag = table.column("tag")[-1].as_py()
+    lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
 
 
-def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
-    ranking: dict[str, list[tuple[str, float]]] = {}
-    line_of: dict[tuple[str, str], int] = {}
+def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
+    listed: dict[str, list[tuple[str, float, int]]] = {}
+    first_line: dict[tuple[str, str], int] = {}
     tag = None
-    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _rows(path, "run", "qid Q0 doc_id rank score tag", trailing=True):
+    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _rows(path, "run", "qid Q0 doc_id rank score tag",
+                                                                            trailing=True, comment="blank"):
         try:
             int(rank_text)
         except ValueError:
@@ -216,13 +233,22 @@ def _read_run_lines(path: str | Path, name: str | None = None) -> Run:
             raise IrfairInputError(path, lineno, f"score must be a number, found {score_text!r}") from None
         if not math.isfinite(score):
             raise IrfairInputError(path, lineno, f"score must be finite, found {score_text!r}")
-        if (qid, doc_id) in line_of:
-            first = line_of[qid, doc_id]
+        if max_depth is None and (qid, doc_id) in first_line:
+            first = first_line[qid, doc_id]
             raise IrfairInputError(path, lineno, f"document {doc_id} retrieved twice for query {qid} (first at line {first})")
-        line_of[qid, doc_id] = lineno
-        ranking.setdefault(qid, []).append((doc_id, score))
-        tag = tag or line_tag
-    ranking = {qid: trec_eval_order(hits) for qid, hits in ranking.items()}
+        first_line.setdefault((qid, doc_id), lineno)
+        listed.setdefault(qid, []).append((doc_id, score, lineno))
+        tag = line_tag
+    ranking: dict[str, list[tuple[str, float]]] = {}
+    line_of: dict[tuple[str, str], int] = {}
+    for qid, hits in listed.items():
+        kept = sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)[:max_depth]
+        for doc_id, _, lineno in sorted(kept, key=lambda hit: hit[2]):
+            if (qid, doc_id) in line_of:
+                raise IrfairInputError(path, lineno, f"document {doc_id} retrieved twice for query {qid} within its first "
+                                                     f"{max_depth} documents (first at line {line_of[qid, doc_id]})")
+            line_of[qid, doc_id] = lineno
+        ranking[qid] = [(doc_id, score) for doc_id, score, _ in kept]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag, line_of=line_of)
 
 
