@@ -67,7 +67,7 @@ def few_queries(evidence: Evidence) -> AuditWarning | None:
         return None
     least = min(few.values())
     return AuditWarning("few_queries", "warning",
-                        f"GSR of {len(few)} of {len(evidence.gsr_queries)} rows rests on fewer than {MIN_QUERIES} queries "
+                        f"GSR of {len(few)} of {len(evidence.gsr_queries)} runs uses fewer than {MIN_QUERIES} queries "
                         f"(as few as {least}): CIs and p-values are unreliable", {"min_queries": MIN_QUERIES, "systems": few})
 
 
@@ -80,12 +80,12 @@ def qrels_mismatch(evidence: Evidence) -> AuditWarning | None:
         return None
     reasons = []
     if low:
-        reasons.append(f"at most {100 * max(shares.values()):.2f}% of each system's top-{JUDGED_DEPTH} documents are judged")
+        reasons.append(f"at most {100 * max(shares.values()):.2g}% of each system's top {JUDGED_DEPTH} is judged")
     if absent:
         reasons.append(f"{missing} of the {evidence.qrels_documents} judged documents are not in the corpus")
     return AuditWarning("qrels_mismatch", "warning",
-                        "the runs and the qrels look like different collections: " + "; ".join(reasons)
-                        + " (effectiveness and the perfect run mean little)",
+                        "runs and qrels look like different collections: " + "; ".join(reasons)
+                        + "; effectiveness and the perfect run mean little",
                         {"judged_share_at_10": shares, "qrels_documents": evidence.qrels_documents,
                          "qrels_documents_missing": missing})
 

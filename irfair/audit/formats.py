@@ -31,7 +31,7 @@ def caption(result: AuditResult, latex: bool = False) -> str:
     alpha = f"$\\alpha = {inference.alpha:g}$" if latex else f"α = {inference.alpha:g}"
     delta = "$\\Delta$" if latex else "Δ"
     minus = "$-$" if latex else "−"
-    family = f" over the {n_pairs} pairs of each measure" if n_pairs else ""
+    family = f" over the {n_pairs} pairs of each measure" if n_pairs > 1 else ""
     correction = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "none": "no"}[inference.correction]
     return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "
             f"(embeddings {result.embeddings}, depth {result.depth}), with the perfect and random runs for reference. "

@@ -81,7 +81,8 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
         found = significant(gsr_rows, alpha).sort_values("p_adjusted", kind="stable")
         if found.empty:
             best = gsr_rows.sort_values("p_adjusted", kind="stable").iloc[0]
-            lines.append(f"GSR between systems: none of {len(gsr_rows)} pairs differs (closest: {_pair(best).split(' (')[0]}, "
+            none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
+            lines.append(f"GSR between systems: {none} (closest: {_pair(best).split(' (')[0]}, "
                          f"p_adjusted {best['p_adjusted']:.3f})")
         else:
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
@@ -180,7 +181,8 @@ def legend(result: AuditResult) -> list[str]:
     first = result.measures[0] if result.measures else "MAP"
     marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.audited) >= 2 else ""
     lines = [f"{MARK}: delta_gsr = gsr - gsr(perfect) significant{marks}"]
-    described = inference.describe(f"the {n_pairs} pairs of each measure" if n_pairs else "the systems")
+    family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure"
+    described = inference.describe(family if n_pairs else "the systems")
     cut = described.index("; 95%")
     return lines + [described[:cut], described[cut + 2:]]
 

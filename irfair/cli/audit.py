@@ -75,11 +75,11 @@ def run(args: argparse.Namespace) -> int:
     failures = result.check(conditions)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
     paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
+    for failure in failures:  # the answer to --fail-on comes first
+        print(failure.line(), file=sys.stdout if args.format == "table" else sys.stderr)
     print(render(result, args.format, args.wide), end="")
     if args.per_query:
         print_per_query(result)
-    for failure in failures:
-        print(failure.line(), file=sys.stdout if args.format == "table" else sys.stderr)
     if args.out and not args.quiet:
         print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
     return 1 if failures else 0
