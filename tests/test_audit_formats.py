@@ -99,3 +99,12 @@ def test_sentences_without_permutations_or_systems(result):
     result.inference = Inference(n_permutations=0)
     assert sentences(result)[1] == "GSR against the perfect run: not tested (--permutations 0)"
     assert math.isnan(result.perfect.delta_gsr_p_adjusted)
+
+
+def test_the_command_line_offers_what_the_library_does():
+    """cli.options names the formats and corrections without importing the audit (numpy, pandas): keep them equal."""
+    from irfair.audit.report import FORMATS
+    from irfair.cli.options import AUDIT_FORMATS, CORRECTIONS
+    from irfair.measures.resampling import CORRECTIONS as LIBRARY_CORRECTIONS
+
+    assert AUDIT_FORMATS == FORMATS and CORRECTIONS == LIBRARY_CORRECTIONS

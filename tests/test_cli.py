@@ -186,3 +186,16 @@ def test_genderedness_never_ignores_an_argument(capsys):
     assert main(["genderedness", "she", "he", "--format", "json"]) == 0
     words = json.loads(capsys.readouterr().out)["words"]
     assert [w["word"] for w in words] == ["she", "he"] and words[0]["genderedness"] > 0 > words[1]["genderedness"]
+
+
+def test_bootstrap_0_still_shows_delta_gsr(time_run, tmp_path, capsys):
+    """Without resamples there is no CI and no p-value, but ΔGSR itself is still a number (GSR − GSR(perfect))."""
+    folder, run = time_run
+    assert main(_audit_args(folder, run, tmp_path / "out", "--bootstrap", "0", "--permutations", "0", "--wide")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line.split() for line in lines if line.startswith("system "))
+    row = dict(zip(header, next(line for line in lines if line.startswith("tfidf ")).split()))
+    saved = json.loads((tmp_path / "out" / "audit.json").read_text())["systems"]
+    assert row["delta_gsr"] == f"{saved['tfidf']['gsr'] - saved['perfect']['gsr']:+.4f}" == "-0.0226"
+    assert (row["gsr_ci95"], row["delta_gsr_ci95"], row["delta_gsr_p"], row["p_adjusted"]) == ("n/a",) * 4
+    assert saved["tfidf"]["delta_gsr_p"] is None and saved["tfidf"]["delta_gsr_ci_low"] is None

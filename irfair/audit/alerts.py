@@ -84,8 +84,8 @@ def qrels_mismatch(evidence: Evidence) -> AuditWarning | None:
     if absent:
         reasons.append(f"{missing} of the {evidence.qrels_documents} judged documents are not in the corpus")
     return AuditWarning("qrels_mismatch", "warning",
-                        "runs and qrels look like different collections: " + "; ".join(reasons)
-                        + "; effectiveness and the perfect run mean little",
+                        "runs and qrels look like different collections (or no system finds judged documents): "
+                        + "; ".join(reasons) + "; effectiveness and the perfect run mean little",
                         {"judged_share_at_10": shares, "qrels_documents": evidence.qrels_documents,
                          "qrels_documents_missing": missing})
 

@@ -81,11 +81,18 @@ def query_values(qids, per_system: dict[str, dict[str, pd.Series]], query_gender
     """Assemble :class:`QueryValues` from ``{system: {measure: Series indexed by qid}}`` (every system the same
     measures, ``gsr`` first) and g(q) as a Series indexed by qid."""
     qids = tuple(qids)
+    axis = pd.Index(qids)
     systems = tuple(per_system)
     measures = list(next(iter(per_system.values()))) if per_system else []
-    values = {m: np.array([per_system[s][m].reindex(qids).to_numpy(dtype=np.float64) for s in systems]).reshape(len(systems), len(qids))
-              for m in measures}
-    return QueryValues(qids, systems, query_genderedness.reindex(qids).to_numpy(dtype=np.float64), values)
+
+    def placed(series: pd.Series) -> np.ndarray:
+        out = np.full(len(qids), np.nan)
+        at = axis.get_indexer(series.index)
+        out[at[at >= 0]] = series.to_numpy(dtype=np.float64)[at >= 0]
+        return out
+
+    values = {m: np.array([placed(per_system[s][m]) for s in systems]).reshape(len(systems), len(qids)) for m in measures}
+    return QueryValues(qids, systems, placed(query_genderedness), values)
 
 
 def pairs_of(systems, baseline: str | None = None) -> list[tuple[str, str]]:
