@@ -2,13 +2,14 @@
 the command line's exit codes (1 when met, with one line each; 2 for a condition it cannot read)."""
 import json
 
+import jsonschema
 import pandas as pd
 import pytest
 from helpers import overlap_run
 
 from irfair.audit.comparisons import COMPARISON_COLUMNS, Inference
 from irfair.audit.gate import Condition, parse_condition
-from irfair.audit.result import AuditResult, SystemAudit
+from irfair.audit.result import AuditResult, SystemAudit, audit_schema
 from irfair.cli import main
 from irfair.corpus import open_corpus
 from irfair.errors import IrfairInputError
@@ -104,7 +105,12 @@ def test_fail_on_from_the_command_line(two_runs, tmp_path, capsys):
     assert printed[0].startswith("fail map-below:tfidf: tf has significantly lower MAP than tfidf (delta -0.0953, p_adjusted ")
     assert not printed[1].startswith("fail") and printed[1].startswith("irfair audit: 2 systems")
     saved = json.loads((out / "audit.json").read_text())
+    jsonschema.validate(saved, audit_schema())
     assert saved["comparisons"][0]["a"] == "tfidf" and (out / "comparisons.csv").is_file()
+    broken = json.loads(json.dumps(saved))
+    broken["comparisons"][0]["significant"] = True  # the comparisons' keys are exactly these
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, audit_schema())
     assert main(_args(folder, runs, "--fail-on", "gsr-above:tfidf", "--format", "json")) == 0
     capsys.readouterr()
     assert main(_args(folder, runs, "--fail-on", "map-above:tfidf", "--fail-on", "map-below:tfidf", "--format", "tsv")) == 1

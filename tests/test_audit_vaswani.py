@@ -2,6 +2,7 @@
 independent sign-flip test within Monte-Carlo error, p_adjusted is exactly Holm over the pairs of each
 measure, every delta is value(a) − value(b), no warning fires, the terminal fits 40 lines of 100 columns and
 report.html fits a 1280 px window with its four sections. The same run judged with TIME's qrels is flagged."""
+import json
 import math
 from pathlib import Path
 
@@ -105,7 +106,14 @@ def test_holm_over_each_measure_and_deltas_are_differences(vaswani):
 
 
 def test_no_warning_and_the_terminal_fits(vaswani):
+    import jsonschema
+
+    from irfair.audit.result import audit_schema
+
     assert [(w.kind, w.level) for w in vaswani.warnings] == [("ties", "note")]
+    saved = json.loads(json.dumps(vaswani.to_dict()))
+    jsonschema.validate(saved, audit_schema())
+    assert len(saved["comparisons"]) == 990 and saved["tradeoff"]["measure"] == "MAP"
     assert len(vaswani.agreement()) == 21
     lines = render(vaswani).splitlines()
     assert len(lines) <= 40 and max(map(len, lines)) <= 100

@@ -147,7 +147,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     for m in measures:
         headers += [m, f"{m}>"] + ([f"{m}_ci95"] if wide else [])
     rows, kinds = [], []
-    compared = len(result.audited) >= 2
+    compared = len(letters) >= 2  # letters mark differences between 2 to 26 systems
     for name, row in table.iterrows():
         kind = row["kind"]
         perfect = kind == "perfect"
@@ -163,7 +163,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
             cells += [fmt(row[m]), marks[m].get(name, "")] + ([ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"])] if wide else [])
         rows.append(cells)
         kinds.append(kind)
-    if not compared:  # one system: no letters to give
+    if not compared:
         keep = [i for i, h in enumerate(headers) if h != "" and not h.endswith(">")]
         headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
     numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
@@ -179,7 +179,7 @@ def legend(result: AuditResult) -> list[str]:
     inference = result.inference
     n_pairs = int((result.comparisons["measure"] == GSR).sum())
     first = result.measures[0] if result.measures else "MAP"
-    marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.audited) >= 2 else ""
+    marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.letters) >= 2 else ""
     lines = [f"{MARK}: delta_gsr = gsr - gsr(perfect) significant{marks}"]
     family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure"
     described = inference.describe(family if n_pairs else "the systems")

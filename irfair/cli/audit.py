@@ -15,7 +15,8 @@ HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair audit runs/vaswani/bm25.run runs/vaswani/qlm.run --qrels ../shared/data/vaswani/qrels \\
       --topics ../shared/data/vaswani/query-text.trec --corpus ../shared/data/vaswani/corpus --out audit-vaswani/
-  irfair audit ... --format tsv | cut -f1,3,6      # system, gsr, delta_gsr for scripts
+  irfair audit ... --format tsv | sed '/^$/,$d' | cut -f1,3,6   # system, gsr, delta_gsr (the summary, not the comparisons)
+  irfair audit ... --format latex > table.tex       # booktabs, superscript letters, a caption naming the test
   irfair audit new.run bm25.run ... --fail-on gsr-above-perfect --fail-on gsr-above:bm25   # exit 1 when met"""
 
 
@@ -46,7 +47,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="a run document missing from the corpus below the audited depth is an error (default: a warning)")
     p.add_argument("--out", default=None,
-                   help="folder for audit.json, per_query.csv, table.txt/.tsv, agreement.csv, plots and report.html")
+                   help="folder for audit.json, per_query.csv, comparisons.csv, table.txt/.tsv, agreement.csv, plots and report.html")
     options.add_audit_format(p)
     options.add_embeddings(p)
     options.add_cache(p)
