@@ -21,7 +21,7 @@ import numpy as np
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .comparisons import GSR
 from .plots import scatter_svg, shared_y_range
-from .result import AuditResult
+from .result import RANDOM, AuditResult
 from .summary import ci, fmt, footnotes, summary_rows
 from .svg import forest_svg, tradeoff_svg
 from .verdict import MARK, legend, sentences, verdict_table
@@ -257,6 +257,7 @@ def verdict_section(result: AuditResult) -> str:
     if result.warnings:
         said.append(f"{n_warnings} warning{'s' if n_warnings != 1 else ''} and {n_notes} note{'s' if n_notes != 1 else ''}: "
                     + ", ".join(w.kind for w in result.warnings) + " (see Warnings)")
+    letter_note = "; superscript letters: significantly higher than the systems with these letters" if len(result.letters) >= 2 else ""
     verdict = verdict_table(result, measures=result.measures)
     headers = [h for h in verdict.headers if not h.endswith(">")]
     keep = [i for i, h in enumerate(verdict.headers) if not h.endswith(">")]
@@ -274,8 +275,7 @@ def verdict_section(result: AuditResult) -> str:
     heads = "".join(f'<th class="num">{header(h)}</th>' if verdict.numeric[i] else f"<th>{header(h)}</th>" for i, h in zip(keep, headers))
     return ('<ul class="verdict">' + "".join(f"<li>{esc(line)}</li>" for line in said) + "</ul>"
             + f'<table id="verdict-table"><thead><tr>{heads}</tr></thead><tbody>' + "".join(body) + "</tbody></table>"
-            + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant; superscript letters: significantly higher "
-                     "than the systems with these letters", *legend(result)[1:]]))
+            + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant" + letter_note, *legend(result)[1:]]))
 
 
 def forest_section(result: AuditResult) -> str:
@@ -411,7 +411,9 @@ def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> st
                     f"{fmt(audit.gsr.slope, sign=True)}, {audit.gsr.n_queries} queries; dashed: perfect run</figcaption></figure>"
                     for name, audit in result.systems.items())
     created = result.provenance.get("created", "")
-    subtitle = (f"GSR of {len(result.audited)} systems beside the perfect and random runs, measured with {result.embeddings}; "
+    n = len(result.audited)
+    references = "the perfect and random runs" if RANDOM in result.systems else "the perfect run"
+    subtitle = (f"GSR of {n} system{'s' if n != 1 else ''} beside {references}, measured with {result.embeddings}; "
                 f"depth {result.depth}, query field {result.query_field}; irfair {result.provenance.get('irfair_version', '')} {created}")
 
     def folded(title: str, inner: str) -> str:

@@ -69,7 +69,7 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
     """The forest plot of ΔGSR to the perfect run (see the module docstring)."""
     rows = [a for a in result.systems.values() if a.kind != "perfect"]
     alpha = result.inference.alpha
-    label_width, note_width, top, row_height = 150, 250, 34, 24
+    label_width, note_width, top, row_height = 150, 250, 50, 24
     height = top + row_height * max(1, len(rows)) + 44
     summaries = [a.summary() for a in rows]
     low, high = _padded([v for s in summaries for v in (s["delta_gsr_ci_low"], s["delta_gsr_ci_high"], s["delta_gsr"])] + [0.0])
@@ -81,7 +81,7 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
         body.append(f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{bottom}" stroke="{GRID}"/>')
         body.append(_text(x(tick), bottom + 16, f"{tick:+g}" if tick else "0", 11, "middle", MUTED))
     body.append(f'<line x1="{x(0.0):.1f}" y1="{top - 10}" x2="{x(0.0):.1f}" y2="{bottom}" stroke="{INK}" stroke-width="1.5"/>')
-    body.append(_text(x(0.0), bottom + 32, "perfect run", 11, "middle", MUTED))
+    body.append(_text(x(0.0), top - 14, "perfect run", 11, "middle", MUTED))
     body.append(_text(label_width, bottom + 32, "← less reinforcement", 11, "start", MUTED))
     body.append(_text(width - note_width, bottom + 32, "more reinforcement →", 11, "end", MUTED))
     for i, (audit, s) in enumerate(zip(rows, summaries)):
