@@ -42,7 +42,7 @@ def test_audit_command_writes_table_json_csv_and_plots(time_run, tmp_path, capsy
     column = next(line for line in wide if line.startswith("system ")).index("relative_gsr_pct")
     rows = [line for line in wide if line.split()[:1] in (["random"], ["tfidf"])]
     assert len(rows) == 2 and all(row[column:].split()[0] == "n/a" for row in rows)
-    assert "* relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in wide
+    assert "relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in wide
     summary = json.loads((out / "audit.json").read_text())
     assert set(summary["systems"]) == {"perfect", "random", "tfidf"}
     assert summary["systems"]["perfect"]["n_queries"] == 79

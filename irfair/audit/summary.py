@@ -56,8 +56,8 @@ def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
     """The lines under the table: CIs, relative GSR, setting, exclusions per reason, documents, warnings
     (``after_verdict``: without the test setting and the warnings, which the verdict already says)."""
     lines = [CI_NOTE] if after_verdict else [CI_NOTE, result.inference.describe()]
-    if result.relative_gsr_note:
-        lines.append(f"* {result.relative_gsr_note}")
+    if result.relative_gsr_note:  # after the verdict, * marks significance: the note stands alone
+        lines.append(result.relative_gsr_note if after_verdict else f"* {result.relative_gsr_note}")
     direction = result.direction
     lines.append(f"embeddings {result.embeddings}: gender direction from {len(direction.pairs_used)} pairs, explained variance "
                  f"{direction.explained_variance_ratio:.3f}; depth {result.depth}; query field {result.query_field}")

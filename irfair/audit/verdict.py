@@ -52,9 +52,10 @@ def _counts(result: AuditResult, measures: Sequence[str], short: bool = False) -
     return ", ".join(parts)
 
 
-def _pair(r) -> str:
+def _pair(r, numbers: bool = True) -> str:
+    """``high > low (+delta, p_adjusted p)`` of one comparison row."""
     high, low, delta = (r.a, r.b, r.delta) if r.delta > 0 else (r.b, r.a, -r.delta)
-    return f"{high} > {low} (+{delta:.4f}, p_adjusted {r.p_adjusted:.3f})"
+    return f"{high} > {low}" + (f" (+{delta:.4f}, p_adjusted {r.p_adjusted:.3f})" if numbers else "")
 
 
 def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> list[str]:
@@ -82,7 +83,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
         if found.empty:
             best = gsr_rows.sort_values("p_adjusted", kind="stable").iloc[0]
             none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
-            lines.append(f"GSR between systems: {none} (closest: {_pair(best).split(' (')[0]}, "
+            lines.append(f"GSR between systems: {none} (closest: {_pair(best, numbers=False)}, "
                          f"p_adjusted {best['p_adjusted']:.3f})")
         else:
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
