@@ -52,6 +52,7 @@ test: install chromium docs
 
 bench: install
 	$(BIN)/python scripts/bench_gsr.py
+	$(BIN)/python scripts/bench_audit.py
 	$(BIN)/python scripts/bench_rankers.py
 
 # Run files of every ranker on Vaswani (depth 100) and their audit: runs/vaswani/

@@ -1,6 +1,7 @@
 """Open a local HTML file in headless Chromium (Debian's ``chromium``, `make chromium` installs it) and talk
-to it over the Chrome DevTools Protocol: console errors, uncaught exceptions, JavaScript results and a
-screenshot. Only the loopback address is used; the browser is told not to reach the network."""
+to it over the Chrome DevTools Protocol: console errors, uncaught exceptions, JavaScript results, a
+screenshot and the elements that overflow horizontally. Only the loopback address is used; the browser is
+told not to reach the network."""
 from __future__ import annotations
 
 import base64
@@ -74,9 +75,34 @@ class Page:
             raise RuntimeError(result["exceptionDetails"])
         return result["result"].get("value")
 
+    def horizontal_overflow(self, open_details: bool = True) -> list[str]:
+        """Every element that sticks out of the window on the right, or whose content is wider than its box where
+        it scrolls or clips (a hidden horizontal scrollbar), as ``tag#id.class right=… scroll=…/client=…``;
+        with ``open_details`` every ``<details>`` is opened first, so folded content is measured too."""
+        return self.evaluate(OVERFLOW_JS.replace("OPEN", "true" if open_details else "false"))
+
     def screenshot(self) -> bytes:
         """A PNG of the whole page."""
         return base64.b64decode(self.call("Page.captureScreenshot", format="png", captureBeyondViewport=True)["data"])
+
+
+OVERFLOW_JS = """(() => {
+  if (OPEN) { document.querySelectorAll('details').forEach(d => { d.open = true; }); }
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width) { found.push('document scrollWidth=' + document.documentElement.scrollWidth); }
+  for (const el of document.querySelectorAll('body *')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) { continue; }
+    const clips = ['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(el).overflowX);
+    if (box.right > width + 0.5 || (clips && el.scrollWidth > el.clientWidth + 1)) {
+      const cls = typeof el.className === 'string' ? el.className : '';
+      found.push(el.tagName.toLowerCase() + '#' + el.id + '.' + cls + ' right=' + Math.round(box.right)
+                 + ' scroll=' + el.scrollWidth + '/client=' + el.clientWidth);
+    }
+  }
+  return found;
+})()"""
 
 
 class Browser:

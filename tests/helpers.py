@@ -24,8 +24,9 @@ def hand_embeddings() -> Embeddings:
     return Embeddings("hand", list(vectors), np.array(list(vectors.values()), dtype=np.float32))
 
 
-def overlap_run(topics, corpus_docs, depth=50):
-    """A deterministic run for tests: documents scored by Σ over query terms of idf·log(1 + tf)."""
+def overlap_run(topics, corpus_docs, depth=50, idf=True, name="overlap"):
+    """A deterministic run for tests: documents scored by Σ over query terms of idf·log(1 + tf) (without idf:
+    Σ log(1 + tf))."""
     import math
     from collections import Counter
 
@@ -40,10 +41,10 @@ def overlap_run(topics, corpus_docs, depth=50):
         terms = set(content_tokens(topic.title))
         scored = []
         for doc_id, bag in bags.items():
-            score = sum(math.log(n / df[t]) * math.log1p(bag[t]) for t in terms if t in bag)
+            score = sum((math.log(n / df[t]) if idf else 1.0) * math.log1p(bag[t]) for t in terms if t in bag)
             if score > 0:
                 scored.append((round(score, 6), doc_id))
         scored.sort(key=lambda s: (-s[0], s[1]))
         if scored:
             ranking[qid] = [(doc_id, score) for score, doc_id in scored[:depth]]
-    return Run("overlap", ranking)
+    return Run(name, ranking)

@@ -121,9 +121,12 @@ def test_toy1_agreement_by_hand(toy1):
     """Systems S, N, CS. gsr: +0.63, 0, −0.63; arab_tc@10: 0, 1/2, 0; texfair@10: 0, 8/9, 0.
     gsr vs arab: (S, N) discordant, (S, CS) tied in arab, (N, CS) concordant: τ_b = (1 − 1)/… = 0.
     arab vs texfair: the same tie (S, CS) in both, (S, N) and (N, CS) concordant: τ_b = 2/√((3 − 1)(3 − 1)) = 1.
-    rab_tc@10 is 0 for all three (constant): τ undefined. GSR has no per-query value: no Pearson r."""
+    rab_tc@10 is 0 for all three (constant): τ undefined. GSR has no per-query value: no Pearson r.
+    (An audit computes no agreement over fewer than 5 systems: the table is asked for over 3.)"""
     _, result = toy1
-    table = result.agreement().set_index(["measure_a", "measure_b"])
+    assert result.agreement().empty and result.to_dict()["agreement"] == []
+    assert next(w for w in result.warnings if w.kind == "few_systems").details == {"n_systems": 3, "min_systems": 5}
+    table = result.agreement(min_systems=3).set_index(["measure_a", "measure_b"])
     assert list(table.index[:6]) == [("gsr", c) for c in ("rab_tc@10", "rab_bool@10", "arab_tc@10", "arab_bool@10", "nfairr@10",
                                                            "texfair@10")]
     assert table.loc[("gsr", "arab_tc@10"), "kendall_tau"] == pytest.approx(0.0, abs=1e-12)
@@ -201,7 +204,7 @@ def test_measures_chosen_by_name_or_object(hand):
     assert result.bias_columns == ("rab_tc@5", "rab_tc@10", "rab_tc@20", "rab_bool@5", "rab_bool@10", "rab_bool@20", "nfairr@3")
     # candidates m1, b1, m2 (ω = 0, 1, 0): FaiRR@3 = 1/log2(3), the ideal order puts b1 first: IFaiRR@3 = 1
     assert _per_query(result, "sys").loc["1", "nfairr@3"] == pytest.approx(1 / math.log2(3))
-    assert list(result.agreement()[["measure_a", "measure_b"]].itertuples(index=False, name=None)) == [
+    assert list(result.agreement(min_systems=1)[["measure_a", "measure_b"]].itertuples(index=False, name=None)) == [
         ("rab_tc@10", "rab_bool@10"), ("rab_tc@10", "nfairr@3"), ("rab_bool@10", "nfairr@3")]
     assert "texfair" not in result.to_dict()["bias_measures"]
     assert _hand_audit(hand, bias_measures="gsr").bias_columns == ()
@@ -262,9 +265,9 @@ def test_outputs_carry_the_bias_measures(hand, tmp_path):
     result = _hand_audit(hand)
     paths = {p.name for p in save_audit(result, tmp_path / "out", plots=False)}
     assert {"agreement.csv", "per_query.csv", "audit.json", "report.html"} <= paths
-    rows = list(csv.DictReader((tmp_path / "out" / "agreement.csv").open()))
-    assert len(rows) == 21 and list(rows[0]) == ["measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems",
-                                                 "pearson_r", "pearson_p", "n_pairs"]
+    # one system: no agreement rows, only the header
+    assert (tmp_path / "out" / "agreement.csv").read_text().splitlines() == [
+        "measure_a,measure_b,kendall_tau,kendall_p,n_systems,pearson_r,pearson_p,n_pairs"]
     saved = json.loads((tmp_path / "out" / "audit.json").read_text())
     jsonschema.validate(saved, audit_schema())
     assert saved["systems"]["sys"]["bias"]["rab_tc@5"]["n_undefined"] == 1
@@ -272,7 +275,7 @@ def test_outputs_carry_the_bias_measures(hand, tmp_path):
     del broken["systems"]["sys"]["bias"]["rab_tc@5"]["n_no_gendered_word"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, audit_schema())
-    text = format_text(result)
+    text = format_text(result, wide=True)
     row = next(line.split() for line in text.splitlines() if line.split()[:2] == ["rab_tc", "sys"])
     assert row[2] == "+0.8000" and row[-3:] == ["2", "1", "1"]  # mean of 1.6 and 0; 2 queries, 1 undefined, 1 ungendered
     html = (tmp_path / "out" / "report.html").read_text()
@@ -295,7 +298,7 @@ def _cli(paths, out, *options):
 def test_cli_options(toy_files, tmp_path, capsys):
     words = tmp_path / "words.txt"
     words.write_text("woman\tmale\nman\tfemale\n")  # swapped on purpose
-    assert main(_cli(toy_files, tmp_path / "out", "--bias-measures", "gsr,rab", "--gender-words", str(words))) == 0
+    assert main(_cli(toy_files, tmp_path / "out", "--bias-measures", "gsr,rab", "--gender-words", str(words), "--wide")) == 0
     printed = capsys.readouterr().out
     row = next(line.split() for line in printed.splitlines() if line.split()[:2] == ["rab_tc", "S"])
     assert row[2] == "+0.0000" and "nfairr" not in printed

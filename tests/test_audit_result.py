@@ -35,12 +35,13 @@ def test_relative_gsr_only_when_the_perfect_run_is_clearly_positive():
 def test_table_and_json_share_one_naming():
     perfect = SystemAudit("perfect", "perfect", _gsr(0.085, 0.04, 0.13), 0.0, None, None)
     system = SystemAudit("bm25", "system", _gsr(0.1275, 0.05, 0.2, "bm25"), 50.0,
-                         PairedGSRTest(0.0425, -0.01, 0.09, 0.21, 10), None, "bm25.run")
+                         PairedGSRTest(0.0425, -0.01, 0.09, 0.21, 10), None, "bm25.run", delta_gsr_p_adjusted=0.42)
     direction = GenderDirection(None, 0.6, (("she", "he"),), (), "emb")
     result = AuditResult({"perfect": perfect, "bm25": system}, "emb", direction, "auto", "title", measures=())
     table = result.table()
     assert tuple(table.columns) == SUMMARY_COLUMNS
     assert table.loc["bm25", "delta_gsr"] == 0.0425 and table.loc["bm25", "delta_gsr_p"] == 0.21
+    assert table.loc["bm25", "delta_gsr_p_adjusted"] == 0.42
     assert table.loc["perfect", "delta_gsr"] == 0.0 and math.isnan(table.loc["perfect", "delta_gsr_p"])
     as_json = result.to_dict()["systems"]["bm25"]
     assert set(SUMMARY_COLUMNS) <= set(as_json)

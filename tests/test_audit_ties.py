@@ -1,5 +1,6 @@
-"""Tied scores: counted by hand on a tiny run file, and the audit says so in one warning line."""
+"""Tied scores: counted by hand on a tiny run file, and the audit says so in one note (with per-run counts)."""
 from irfair.audit import audit
+from irfair.audit.alerts import Evidence, ties
 from irfair.audit.summary import format_table
 from irfair.audit.ties import tie_report
 from irfair.trec import read_run
@@ -23,13 +24,23 @@ def test_tie_report_by_hand(tmp_path):
     assert run.doc_ids("1") == ["d2", "d1", "d3"]
     report = tie_report(run, {"1": 1, "2": 2, "3": 2})
     assert (report.queries_with_ties, report.tied_documents, report.queries_reordered, report.queries_reordered_in_depth) == (2, 4, 1, 1)
-    assert report.warning() == ("tied: scores tie in 2 queries (4 documents); ordering ties by document id (trec_eval's rule) "
-                                "changed the file's order in 1 queries, 1 of them within the audited depth")
     # within depth 3 both tied documents are listed, but in another order than the file's
     assert tie_report(run, {"1": 3}).queries_reordered_in_depth == 1
-    # a run not read from a file has no order of its own to compare with
+    # a run not read from a file has no order of its own to compare with: no note
     run.line_of = {}
-    assert tie_report(run, {"1": 1}).queries_reordered == 0 and tie_report(run, {"1": 1}).warning() is None
+    unordered = tie_report(run, {"1": 1})
+    assert unordered.queries_reordered == 0
+    assert ties(Evidence({}, {}, 0, None, 1, 0, [unordered])) is None
+
+
+def test_one_note_for_every_run_with_reordered_ties():
+    from irfair.audit.ties import TieReport
+
+    reports = [TieReport("a", 2, 4, 1, 1), TieReport("b", 3, 6, 0, 0), TieReport("c", 5, 10, 4, 0)]
+    note = ties(Evidence({}, {}, 0, None, 3, 0, reports))
+    assert (note.kind, note.level) == ("ties", "note")
+    assert note.message == "2 runs have ties, ranked by document id as trec_eval does (5 queries; 1 in depth)"
+    assert note.to_dict()["runs"] == [reports[0].to_dict(), reports[2].to_dict()]
 
 
 def test_audit_warns_about_reordered_ties(tmp_path, hand):
@@ -40,6 +51,7 @@ def test_audit_warns_about_reordered_ties(tmp_path, hand):
     topics = {"1": "doctor", "2": "nurse", "3": "table"}
     qrels = {"1": {"d1": 1}, "2": {"d4": 1, "d1": 1}, "3": {"d5": 1, "d4": 1}}
     result = audit([path], qrels, topics, docs, hand, n_bootstrap=0, cache_dir=False)
-    assert result.warnings == [tie_report(read_run(path), {"1": 1, "2": 2, "3": 2}).warning()]
+    note = next(w for w in result.warnings if w.kind == "ties")
+    assert note.details["runs"] == [tie_report(read_run(path), {"1": 1, "2": 2, "3": 2}).to_dict()]
     assert result.ties[0]["queries_reordered"] == 1
-    assert f"warning: {result.warnings[0]}" in format_table(result)
+    assert "note: ties: 1 run has ties, ranked by document id as trec_eval does (1 query; 1 in depth)" in format_table(result)

@@ -1,4 +1,5 @@
 import json
+import os
 import re
 
 import pandas as pd
@@ -29,13 +30,19 @@ def test_audit_command_writes_table_json_csv_and_plots(time_run, tmp_path, capsy
     folder, run = time_run
     out = tmp_path / "out"
     assert main(_audit_args(folder, run, out)) == 0
-    printed = capsys.readouterr().out
-    assert printed.splitlines()[0].split() == ["system", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p",
-                                              "relative_gsr_pct", "n_queries", "n_evaluated", "MAP", "nDCG@100", "P@10"]
-    assert {line.split()[0] for line in printed.splitlines()[2:5]} == {"perfect", "random", "tfidf"}
-    # TIME's perfect run has GSR -0.005: no relative value is printed, and the footnote says why
-    assert all(line.split()[8] == "n/a*" for line in printed.splitlines()[3:5])
-    assert "* relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in printed
+    printed = capsys.readouterr().out.splitlines()
+    # the answer first: one system, the 79 queries with relevant documents, then the verdict table
+    assert printed[0] == "irfair audit: 1 system, 79 queries, w2v-gnews-26k, depth auto, holm correction, alpha 0.05"
+    header = printed.index(next(line for line in printed if line.startswith("system ")))
+    assert printed[header].split() == ["system", "gsr", "gsr_ci95", "delta_gsr", "p_adjusted", "MAP"]
+    assert [line.split()[0] for line in printed[header + 2:header + 5]] == ["perfect", "random", "tfidf"]
+    assert max(map(len, printed)) <= 100
+    # table.txt holds every column: TIME's perfect run has GSR -0.005, so no relative value, and a footnote says why
+    wide = (out / "table.txt").read_text().splitlines()
+    column = next(line for line in wide if line.startswith("system ")).index("relative_gsr_pct")
+    rows = [line for line in wide if line.split()[:1] in (["random"], ["tfidf"])]
+    assert len(rows) == 2 and all(row[column:].split()[0] == "n/a" for row in rows)
+    assert "relative GSR is n/a: the perfect run's GSR (-0.0051) is not positive" in wide
     summary = json.loads((out / "audit.json").read_text())
     assert set(summary["systems"]) == {"perfect", "random", "tfidf"}
     assert summary["systems"]["perfect"]["n_queries"] == 79
@@ -113,7 +120,9 @@ def test_audit_formats_for_scripts_and_provenance(time_run, tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err == ""
     lines = [line.split("\t") for line in captured.out.splitlines()]
-    assert lines[0][:len(SUMMARY_COLUMNS) + 5] == ["system", *SUMMARY_COLUMNS, "MAP", "nDCG@100", "P@10", "rab_tc@5"]
+    assert lines[0][:len(SUMMARY_COLUMNS) + 11] == ["system", *SUMMARY_COLUMNS, "MAP", "MAP_ci_low", "MAP_ci_high", "nDCG@100",
+                                                   "nDCG@100_ci_low", "nDCG@100_ci_high", "P@10", "P@10_ci_low", "P@10_ci_high",
+                                                   "rab_tc@5"]
     assert lines[0][-3:] == ["texfair@20", "texfair@20_ci_low", "texfair@20_ci_high"]
     assert [row[0] for row in lines[1:]] == ["perfect", "random", "tfidf"]
     assert lines[1][lines[0].index("relative_gsr_pct")] == ""  # n/a on TIME
@@ -123,7 +132,8 @@ def test_audit_formats_for_scripts_and_provenance(time_run, tmp_path, capsys):
     jsonschema.validate(printed, audit_schema())
     assert set(printed["bias_measures"]) == {"gsr", "rab", "arab", "nfairr", "texfair"}
     assert printed["bias_measures"]["nfairr"]["gender_words"]["source"] == "rekabsaz2021"
-    assert len(printed["agreement"]) == 21 and set(printed["systems"]["tfidf"]["bias"]) >= {"rab_tc@10", "texfair@20"}
+    assert printed["agreement"] == [] and set(printed["systems"]["tfidf"]["bias"]) >= {"rab_tc@10", "texfair@20"}
+    assert [w["kind"] for w in printed["warnings"]] == ["few_systems", "ties"] and printed["comparisons"] == []
     saved = json.loads((tmp_path / "out2" / "audit.json").read_text())
     saved["provenance"]["created"] = printed["provenance"]["created"]
     assert saved == printed
@@ -131,8 +141,12 @@ def test_audit_formats_for_scripts_and_provenance(time_run, tmp_path, capsys):
     assert provenance["command_line"].startswith("irfair audit ") and "--seed 3" in provenance["command_line"]
     assert provenance["seed"] == 3 and provenance["n_bootstrap"] == 200 and provenance["measures"] == ["MAP", "nDCG@100", "P@10"]
     assert provenance["inputs"]["runs"][0]["sha256"] == hashlib.sha256(run.read_bytes()).hexdigest()
+    # paths relative to the working folder, so that an audit reads the same on every machine
     qrels = folder / "qrels.time.txt"
-    assert provenance["inputs"]["qrels"] == {"path": str(qrels), "sha256": hashlib.sha256(qrels.read_bytes()).hexdigest()}
+    assert provenance["inputs"]["qrels"] == {"path": os.path.relpath(qrels), "sha256": hashlib.sha256(qrels.read_bytes()).hexdigest()}
+    assert provenance["inputs"]["corpus"]["path"] == os.path.relpath(folder / "time.trec")
+    assert provenance["inputs"]["runs"][0]["path"] == os.path.relpath(run) == printed["systems"]["tfidf"]["source"]
+    assert str(folder) not in provenance["command_line"] and os.path.relpath(qrels) in provenance["command_line"]
     assert "she" in provenance["stoplist"]["gendered_words_kept"]
     tsv = (tmp_path / "out2" / "table.tsv").read_text().splitlines()[0].split("\t")
     assert tsv == lines[0]
@@ -172,3 +186,16 @@ def test_genderedness_never_ignores_an_argument(capsys):
     assert main(["genderedness", "she", "he", "--format", "json"]) == 0
     words = json.loads(capsys.readouterr().out)["words"]
     assert [w["word"] for w in words] == ["she", "he"] and words[0]["genderedness"] > 0 > words[1]["genderedness"]
+
+
+def test_bootstrap_0_still_shows_delta_gsr(time_run, tmp_path, capsys):
+    """Without resamples there is no CI and no p-value, but ΔGSR itself is still a number (GSR − GSR(perfect))."""
+    folder, run = time_run
+    assert main(_audit_args(folder, run, tmp_path / "out", "--bootstrap", "0", "--permutations", "0", "--wide")) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(line.split() for line in lines if line.startswith("system "))
+    row = dict(zip(header, next(line for line in lines if line.startswith("tfidf ")).split()))
+    saved = json.loads((tmp_path / "out" / "audit.json").read_text())["systems"]
+    assert row["delta_gsr"] == f"{saved['tfidf']['gsr'] - saved['perfect']['gsr']:+.4f}" == "-0.0226"
+    assert (row["gsr_ci95"], row["delta_gsr_ci95"], row["delta_gsr_p"], row["p_adjusted"]) == ("n/a",) * 4
+    assert saved["tfidf"]["delta_gsr_p"] is None and saved["tfidf"]["delta_gsr_ci_low"] is None

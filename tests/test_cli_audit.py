@@ -37,13 +37,20 @@ def _audit(collection, run, *options, qrels=None):
             "--bootstrap", "0", "--no-random", "--no-cache", *options]
 
 
+def _table_row(output: str, system: str) -> dict[str, str]:
+    """A row of the printed (--wide) table by column name (one word a cell: no CI is printed with --bootstrap 0)."""
+    lines = output.splitlines()
+    header = next(line for line in lines if line.startswith("system ")).split()
+    return dict(zip(header, next(line for line in lines if line.startswith(f"{system} ")).split()))
+
+
 def _all_lines(output: str) -> dict[str, str]:
     return {line.split("\t")[0].strip(): line.split("\t")[2] for line in output.splitlines() if "\tall\t" in line}
 
 
 def test_trec_eval_test_run_gives_trec_evals_numbers(collection, capsys):
     """out.test: num_q 3, map 0.1785, recip_rank 0.4064, P_10 0.3000; out.test.aq per query."""
-    assert main(_audit(collection, "results.test", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q")) == 0
+    assert main(_audit(collection, "results.test", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q", "--wide")) == 0
     printed = capsys.readouterr().out
     summary = _all_lines(printed)
     assert summary == {"map": "0.1785", "recip_rank": "0.4064", "P_10": "0.3000"}  # what was asked, as trec_eval -m
@@ -51,10 +58,8 @@ def test_trec_eval_test_run_gives_trec_evals_numbers(collection, capsys):
     expected = {line for line in (TREC_EVAL / "out.test.aq").read_text().splitlines()
                 if line.split("\t")[0].strip() in ("map", "recip_rank", "P_10") and line.split("\t")[1] != "all"}
     assert per_query == expected and len(expected) == 9
-    table = printed.split("\n\n")[0].splitlines()
-    header, results_row = table[0].split(), next(r for r in table if r.startswith("results"))
-    assert header[-5:] == ["n_queries", "n_evaluated", "map", "recip_rank", "P_10"]
-    assert results_row.split()[-5:] == ["3", "3", "0.1785", "0.4064", "0.3000"]
+    row = _table_row(printed, "results")
+    assert [row[c] for c in ("n_queries", "n_evaluated", "map", "recip_rank", "P_10")] == ["3", "3", "0.1785", "0.4064", "0.3000"]
 
 
 def test_truncated_run_default_and_complete(collection, capsys, tmp_path):
@@ -80,13 +85,13 @@ def test_query_without_relevant_documents_counts_for_measures_not_for_gsr(collec
     qrels.write_text("".join(" ".join(line.split()[:3] + ["0" if line.startswith("302 ") else line.split()[3]]) + "\n"
                              for line in (TREC_EVAL / "qrels.test").read_text().splitlines()))
     out = tmp_path / "out"
-    assert main(_audit(collection, "results.test", "-m", "num_q", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q",
+    assert main(_audit(collection, "results.test", "-m", "num_q", "-m", "map", "-m", "recip_rank", "-m", "P_10", "-q", "--wide",
                        "--out", str(out), "--no-plots", qrels=qrels)) == 0
     printed = capsys.readouterr().out
     summary = _all_lines(printed)
     assert (summary["num_q"], summary["map"], summary["recip_rank"], summary["P_10"]) == ("3", "0.0394", "0.0731", "0.0667")
-    row = next(r for r in printed.splitlines() if r.startswith("results "))
-    assert row.split()[-6:-4] == ["2", "3"]
+    row = _table_row(printed, "results")
+    assert (row["n_queries"], row["n_evaluated"]) == ("2", "3")
     per_query = list(csv.DictReader((out / "per_query.csv").open()))
     assert list(per_query[0])[9:15] == ["reason", "num_q", "map", "recip_rank", "P_10", "rab_tc@5"]
     row_302 = next(row for row in per_query if row["system"] == "results" and row["qid"] == "302")

@@ -2,7 +2,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from irfair.measures.gsr import bootstrap_slopes, fit_gsr, ols_fit, paired_gsr_test, relative_gsr, resample_indices
+from irfair.measures.gsr import fit_gsr, ols_fit, paired_gsr_test, relative_gsr
 
 
 def test_ols_by_hand():
@@ -16,14 +16,6 @@ def test_ols_by_hand():
 def test_constant_list_genderedness_gives_zero_slope_and_undefined_r():
     slope, _, r, p = ols_fit(np.array([0.1, -0.3, 0.2, 0.05]), np.full(4, 0.1))
     assert abs(slope) < 1e-15 and np.isnan(r) and np.isnan(p)
-
-
-def test_bootstrap_slopes_match_polyfit_per_resample():
-    rng = np.random.default_rng(1)
-    x, y = rng.normal(size=30), rng.normal(size=30)
-    indices = resample_indices(30, 20, seed=3)
-    expected = [np.polyfit(x[i], y[i], 1)[0] for i in indices]
-    assert np.allclose(bootstrap_slopes(x, y, indices), expected)
 
 
 def _table(x, y):
@@ -49,12 +41,26 @@ def test_paired_test_identical_and_different_systems():
     rng = np.random.default_rng(2)
     x = rng.normal(size=50)
     reference = fit_gsr("perfect", _table(x, 0.1 * x + rng.normal(scale=0.05, size=50)), 400, 0)
-    same = paired_gsr_test(reference, reference, 400, 0)
+    same = paired_gsr_test(reference, reference, 400, 0, n_permutations=999)
     assert same.difference == 0 and same.p_value == 1.0
     stronger = fit_gsr("sys", _table(x, 0.6 * x + rng.normal(scale=0.05, size=50)), 400, 0)
-    test = paired_gsr_test(stronger, reference, 400, 0)
+    test = paired_gsr_test(stronger, reference, 400, 0, n_permutations=999)
     assert test.difference == pytest.approx(stronger.slope - reference.slope)
-    assert test.p_value < 0.01 and test.ci_low > 0
+    # 0.5 · Var(x) against noise of 0.05: no swap comes near, so p is its floor 1/(B + 1)
+    assert test.p_value == pytest.approx(1 / 1000) and test.ci_low > 0 and test.n_queries == 50
+    # without resamples the difference is still there (the CI and p are not)
+    bare = paired_gsr_test(stronger, reference, 0, 0, n_permutations=0)
+    assert bare.difference == test.difference and np.isnan(bare.ci_low) and np.isnan(bare.p_value)
+
+
+def test_paired_test_uses_the_queries_both_systems_use():
+    x = np.array([-0.2, -0.1, 0.0, 0.1, 0.2, 0.3])
+    a = _table(x, 2 * x)
+    b = _table(x, x)
+    b.loc[5, "used"] = False
+    test = paired_gsr_test(fit_gsr("a", a, 0), fit_gsr("b", b, 0), 0, 0, n_permutations=0)
+    # slope of (2x - x) = x on x over the 5 common queries is 1
+    assert test.n_queries == 5 and test.difference == pytest.approx(1.0)
 
 
 def test_relative_gsr():

@@ -18,7 +18,8 @@ Which documents each measure reads:
 * A list whose top t holds no word of the measure's list is counted (``n_no_gendered_word``) and kept in
   the mean with the value the measure gives it: RaB = ARaB = 0, NFaiRR = TExFAIR = 1.
 
-Means over queries carry GSR's percentile bootstrap CI (same seed, same number of resamples).
+Means over queries carry GSR's percentile bootstrap CI (same seed, same number of resamples; all columns at
+once through :func:`irfair.measures.resampling.mean_cis`).
 """
 from __future__ import annotations
 
@@ -31,10 +32,11 @@ import numpy as np
 import pandas as pd
 
 from ..corpus import TermStore
-from ..measures.aggregate import MeasureSummary, query_mean_ci
+from ..measures.aggregate import MeasureSummary
 from ..measures.gender_counts import GenderedCounts, gendered_word_counts
 from ..measures.gender_words import GenderWords, load_gender_words
 from ..measures.ranking_bias import TIE_STANDARD_ERROR, BiasMeasure, RankedDocs, bias_columns, resolve_bias_measures, tie_groups
+from ..measures.resampling import mean_cis
 from ..numbers import finite_or_none
 
 GenderWordsSource = str | Path | GenderWords | None
@@ -181,7 +183,10 @@ class BiasCounter:
             for column, cutoff in zip(m.columns, [c for _ in (m.variants or (None,)) for c in m.cutoffs]):
                 no_gendered[column] = int(ranked.no_gendered_word(cutoff).sum())
         frame = pd.DataFrame({"qid": list(qids), **per_query})
-        summaries = {column: query_mean_ci(values, n_bootstrap, seed) for column, values in per_query.items()}
+        columns = list(per_query)
+        found = mean_cis(np.array([per_query[c] for c in columns]).reshape(len(columns), len(qids)), n_bootstrap, seed)
+        summaries = {c: MeasureSummary(float(found.mean[i]), float(found.ci_low[i]), float(found.ci_high[i]), int(found.n_queries[i]),
+                                       len(qids) - int(found.n_queries[i])) for i, c in enumerate(columns)}
         return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()})
 
 

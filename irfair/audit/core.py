@@ -9,7 +9,9 @@ The result records its provenance (:mod:`.provenance`) and a warning when tied s
 (:mod:`.ties`).
 
 Beside GSR, the ranking-bias measures RaB/ARaB, NFaiRR and TExFAIR (``bias_measures``; :mod:`.bias` says
-which documents each reads) are computed for every system, the perfect and the random run.
+which documents each reads) are computed for every system, the perfect and the random run. Then every pair
+of systems is compared on every measure, each system's GSR with the perfect run's (:mod:`.conclusions`),
+and what makes the numbers mean less is collected as warnings (:mod:`.alerts`).
 """
 from __future__ import annotations
 
@@ -27,14 +29,17 @@ from ..errors import IrfairInputError, IrfairWarning, one_line
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
-from ..measures.gsr import fit_gsr, paired_gsr_test
+from ..measures.gsr import fit_gsr
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
 from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
+from .alerts import JUDGED_DEPTH, Evidence, detect
 from .baselines import perfect_run, random_run
 from .bias import BiasCounter, GenderWordsSource, bias_setup
+from .comparisons import Inference, pairs_of
+from .conclusions import conclude
 from .per_query import per_query_table, query_genderedness
-from .provenance import embeddings_fingerprint, provenance, run_fingerprint, source_fingerprint
+from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
 from .ties import tie_report
 
@@ -67,6 +72,10 @@ def audit(
     strict: bool = False,
     relevance_level: int = 1,
     max_depth: int | None = None,
+    n_permutations: int = 10_000,
+    correction: str = "holm",
+    alpha: float = 0.05,
+    baseline: str | None = None,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -87,10 +96,16 @@ def audit(
     lists and the bias measures' lists), or a relevant one, is an error; one missing below it only counts
     as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported with an
     :class:`IrfairWarning`, or raised as an error with ``strict=True`` (``--strict``).
+
+    Differences (:mod:`.comparisons`): ``n_bootstrap`` resamples for every CI, ``n_permutations`` for the paired
+    randomization tests, both from ``seed``; p-values corrected by ``correction`` (holm, bonferroni, bh, none)
+    over the pairs of each measure; ``alpha`` the level :meth:`AuditResult.check` and the reports use;
+    ``baseline``: compare each system with this one only (default: every pair).
     """
     check_environment()
     _check_options(depth, query_field)
     check_options(relevance_level, max_depth)
+    inference = Inference(n_bootstrap, n_permutations, seed, correction, alpha, baseline)
     labels = measure_labels(measures)
     bias = bias_setup(bias_measures, gender_words)
     cache = writable_cache_dir(cache_dir)
@@ -99,6 +114,7 @@ def audit(
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
+    pairs_of([run.name for run in run_list], baseline)
     corpus_obj: Corpus = open_corpus(corpus)
     emb: Embeddings = load_embeddings(embeddings, cache)
     direction = gender_direction(emb)
@@ -154,12 +170,18 @@ def audit(
     for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
         result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
         systems[name] = SystemAudit(
-            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr),
-            vs_perfect=paired_gsr_test(result, perfect_gsr, n_bootstrap, seed),
-            evaluation=evaluation(run), source=source, bias=bias_of(ranked),
+            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
+            evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
         )
+    found = conclude(systems, qids, labels, tuple(bias.columns), inference)
 
     ties = [tie_report(run, perfect.depth) for run in run_list]
+    judged = {doc for judgements in qrel_map.values() for doc in judgements}
+    evidence = Evidence(
+        gsr_queries={name: a.gsr.n_queries for name, a in found.systems.items()},
+        judged_share={run.name: judged_share(run, qrel_map) for run in run_list},
+        qrels_documents=len(judged), qrels_documents_missing=sum(1 for doc in judged if doc not in store) if store.complete else None,
+        n_systems=len(run_list), agreement_measures=sum(len(m.headlines) for m in bias.measures), ties=ties)
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),
@@ -174,13 +196,28 @@ def audit(
         "runs": [run_fingerprint(run) for run in run_list],
         "qrels": source_fingerprint(qrels, qrel_map),
         "topics": source_fingerprint(topics, {qid: [t.title, t.description] for qid, t in topic_map.items()}),
-        "corpus": {"name": corpus_obj.name, "fingerprint": corpus_obj.fingerprint()},
+        "corpus": {"name": corpus_obj.name, "path": relative_path(corpus) if isinstance(corpus, (str, Path)) else None,
+                   "fingerprint": corpus_obj.fingerprint()},
         "embeddings": embeddings_fingerprint(emb),
     }
-    record = provenance(depth=depth, query_field=query_field, n_bootstrap=n_bootstrap, seed=seed, measures=labels,
+    record = provenance(depth=depth, query_field=query_field, inference=inference.to_dict(), measures=labels,
                         random_pool_size=corpus_size, stopwords=store.stopwords, inputs=inputs)
-    return AuditResult(systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
-                       warnings=[w for w in (t.warning() for t in ties) if w], ties=[t.to_dict() for t in ties], bias=bias)
+    return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
+                       warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
+                       comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def judged_share(run: Run, qrels) -> float:
+    """Share of the run's top-10 documents that the qrels judge, over the queries both have (0 when none)."""
+    listed = judged_count = 0
+    for qid in run.ranking:
+        judgements = qrels.get(qid)
+        if judgements is None:
+            continue
+        top = run.doc_ids(qid, JUDGED_DEPTH)
+        listed += len(top)
+        judged_count += sum(1 for doc in top if doc in judgements)
+    return judged_count / listed if listed else 0.0
 
 
 def _first_line(missing: set[str], runs: list[Run]) -> tuple[Run, int | None, str, str]:

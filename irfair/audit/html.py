@@ -1,8 +1,12 @@
-"""``report.html``: one self-contained page per audit — the summary table with CIs, the bias measures
-beside GSR and their agreement, a scatter plot per system (inline SVG), the per-query table (sortable,
-filterable), excluded queries with their reasons, the definitions used and the provenance. CSS and
-JavaScript are inlined from ``irfair/data/report/``; nothing is loaded from the network. The building
-blocks (:func:`page`, :func:`table`) serve the study's page too.
+"""``report.html``: one self-contained page per audit, read from the top — the verdict (``#verdict``, inside
+the first screen), the forest plot of ΔGSR to the perfect run (``#forest``), the trade-off of GSR against
+the first effectiveness measure with its Pareto front (``#tradeoff``), the pairwise comparisons as matrices
+(``#comparisons``), the bias measures at @10 (other cut-offs folded), the warnings (folded), the queries that
+move each GSR most, the scatter plots on one y range, then folded details: the full summary, the measures'
+agreement, the per-query table (sortable, filterable), excluded queries, definitions and provenance.
+Everything fits 1280 px without a horizontal scrollbar. CSS and JavaScript are inlined from
+``irfair/data/report/``; nothing is loaded from the network. The building blocks (:func:`page`,
+:func:`table`) serve the study's page too.
 """
 from __future__ import annotations
 
@@ -12,10 +16,17 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 
+import numpy as np
+
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
-from .plots import scatter_svg
-from .result import AuditResult
-from .summary import fmt, footnotes, summary_rows
+from .comparisons import GSR
+from .plots import scatter_svg, shared_y_range
+from .result import RANDOM, AuditResult
+from .summary import ci, fmt, footnotes, summary_rows
+from .svg import forest_svg, tradeoff_svg
+from .verdict import MARK, legend, sentences, verdict_table
+
+MATRIX_MAX_SYSTEMS = 16
 
 DEFINITIONS = (
     ("g(w)", "cosine of the word's unit vector with the gender direction (first principal component of the 10 "
@@ -30,7 +41,14 @@ DEFINITIONS = (
     ("perfect run", "per query, every relevant document by grade (equal grades share their rank weight), cut at the depth."),
     ("random run", "per query, K documents drawn without replacement from every document of the corpus, seeded by "
                    "(seed, query id): the same whichever runs are audited."),
-    ("delta_gsr", "gsr − gsr(perfect), with the 95% CI and two-sided p of a paired bootstrap over the queries both use."),
+    ("delta_gsr", "gsr − gsr(perfect) over the queries both use, with the 95% paired bootstrap CI and the two-sided p of the "
+                  "paired randomization test (swapping the two runs' g_q(L) per query); p_adjusted: corrected over the audited systems."),
+    ("comparisons", "for each pair of audited systems and each measure: delta = value(a) − value(b) over the queries both have, "
+                    "its 95% paired bootstrap CI, the paired randomization p ((count + 1)/(B + 1)) and p_adjusted, corrected over "
+                    "the pairs of that measure. Overlapping CIs are not a test: only p_adjusted says whether two systems differ."),
+    ("Pareto front", "the audited systems that no other system beats on both lower GSR and higher effectiveness; a system's share is "
+                     "the fraction of bootstrap resamples of the queries in which it is on the front."),
+    ("influence", "GSR recomputed without each query in turn (leave one out); a large change means one query carries the result."),
     ("relative_gsr_pct", "100 · delta_gsr / gsr(perfect), reported only when the perfect run's GSR is positive and its CI "
                          "excludes 0 (otherwise n/a: a ratio to a value that may be 0 explodes and flips sign)."),
     ("ties", "a run's documents are ranked by score, ties by document id descending (trec_eval's rule)."),
@@ -84,15 +102,29 @@ def cell(value, digits: int = 4) -> str:
     return f"<td>{esc(value)}</td>"
 
 
+def header(text: str) -> str:
+    """A column header that may wrap after its underscores (``delta_gsr_ci95``)."""
+    return "_<wbr>".join(esc(part) for part in str(text).split("_"))
+
+
+def text_cell(value: str, numeric: bool) -> str:
+    """A cell already formatted: numbers right-aligned, a CI ``[low, high]`` free to wrap after its comma."""
+    if numeric:
+        css = "num ci" if "[" in value else "num"
+        return f'<td class="{css}">{esc(value)}</td>'
+    return f"<td>{esc(value)}</td>"
+
+
 def table(headers: Sequence[str], rows: Iterable[Sequence], *, table_id: str | None = None, sortable: bool = False,
           row_classes: Sequence[str] | None = None, numeric: Sequence[bool] | None = None) -> str:
     """An HTML table; cells that are already strings are shown as they are (``numeric`` right-aligns columns)."""
     attrs = (f' id="{esc(table_id)}"' if table_id else "") + (' class="sortable"' if sortable else "")
-    heads = "".join(f'<th class="num">{esc(h)}</th>' if numeric and numeric[i] else f"<th>{esc(h)}</th>" for i, h in enumerate(headers))
+    heads = "".join(f'<th class="num">{header(h)}</th>' if numeric and numeric[i] else f"<th>{header(h)}</th>"
+                    for i, h in enumerate(headers))
     lines = []
     for i, row in enumerate(rows):
         css = f' class="{esc(row_classes[i])}"' if row_classes and row_classes[i] else ""
-        cells = "".join(f'<td class="num">{esc(v)}</td>' if isinstance(v, str) and numeric and numeric[j] else cell(v)
+        cells = "".join(text_cell(v, bool(numeric and numeric[j])) if isinstance(v, str) else cell(v)
                         for j, v in enumerate(row))
         lines.append(f"<tr{css}>{cells}</tr>")
     return f"<table{attrs}><thead><tr>{heads}</tr></thead><tbody>\n" + "\n".join(lines) + "\n</tbody></table>"
@@ -143,18 +175,17 @@ def summary_section(result: AuditResult) -> str:
     headers, rows = summary_rows(result)
     numeric = [i > 0 for i in range(len(headers))]
     classes = [result.systems[r[0]].kind for r in rows]
-    return ('<div class="wide">' + table(headers, rows, table_id="summary", sortable=True, row_classes=classes, numeric=numeric)
-            + "</div>" + notes(footnotes(result)))
+    return table(headers, rows, table_id="summary", sortable=True, row_classes=classes, numeric=numeric) + notes(footnotes(result))
 
 
 def per_query_section(result: AuditResult) -> str:
     """Every system's per-query rows, sortable and filterable."""
     frame = result.per_query()
     heads = [c for m in result.bias.measures if m.per_query is not None for c in m.headlines] if result.bias else []
-    columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "n_docs", "used", "reason",
-               *result.measures, *heads]
+    columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "reason", *result.measures]
     rows = [[_plain(v) for v in values] for values in frame[columns].itertuples(index=False)]
-    return filter_box("per-query") + '<div class="scroll">' + table(columns, rows, table_id="per-query", sortable=True) + "</div>"
+    return (filter_box("per-query") + '<div class="scroll">' + table(columns, rows, table_id="per-query", sortable=True) + "</div>"
+            + notes([f"the bias measures per query ({', '.join(heads)}, every cut-off) are in per_query.csv"] if heads else []))
 
 
 def _plain(value):
@@ -185,43 +216,223 @@ def excluded_section(result: AuditResult) -> str:
 
 
 def bias_section(result: AuditResult) -> str:
-    """The bias measures per system (mean [CI] per cut-off) and their footnotes."""
+    """The bias measures: systems × headline columns (@10) with CIs; every cut-off folded below."""
     headers, rows = bias_rows(result)
-    if not rows:
+    if not rows or result.bias is None:
         return "<p>No bias measure beside GSR was computed.</p>"
+    heads = [c for m in result.bias.measures if m.per_query is not None for c in m.headlines]
+    body = []
+    for name, audit in result.systems.items():
+        if audit.bias is None:
+            continue
+        cells = "".join(f'<td class="num" data-value="{s.mean!r}">{esc(fmt(s.mean, sign=True))}<br><small>{esc(ci(s.ci_low, s.ci_high))}'
+                        "</small></td>" for s in (audit.bias.summaries[c] for c in heads))
+        body.append(f'<tr class="{esc(audit.kind)}"><td>{esc(name)}</td>{cells}</tr>')
+    head = "<th>system</th>" + "".join(f'<th class="num">{header(c)}</th>' for c in heads)
+    compact_html = (f'<table id="bias-compact" class="sortable"><thead><tr>{head}</tr></thead><tbody>' + "".join(body)
+                    + "</tbody></table>")
     numeric = [i > 1 for i in range(len(headers))]
-    classes = [result.systems[r[1]].kind for r in rows]
-    return ('<div class="wide">' + table(headers, rows, table_id="bias", sortable=True, row_classes=classes, numeric=numeric)
-            + "</div>" + notes(bias_footnotes(result)))
+    every = table(headers, rows, table_id="bias", sortable=True, row_classes=[result.systems[r[1]].kind for r in rows], numeric=numeric)
+    return (compact_html + notes([f"{m.name}: larger = {m.larger}" for m in result.bias.measures if m.per_query is not None])
+            + f"<details><summary>every cut-off, with counts</summary>{every}{notes(bias_footnotes(result))}</details>")
 
 
 def agreement_section(result: AuditResult) -> str:
-    """The agreement of the measures (Kendall τ over systems, Pearson r over queries)."""
+    """The agreement of the measures (Kendall τ over systems, Pearson r over queries), or why there is none."""
     headers, rows = agreement_rows(result)
     if not rows:
-        return "<p>Fewer than two measures: nothing to compare.</p>"
+        reason = next((w.message for w in result.warnings if w.kind == "few_systems"), "fewer than two measures: nothing to compare")
+        return f"<p>Not computed: {esc(reason)}.</p>"
     numeric = [i > 1 for i in range(len(headers))]
-    return table(headers, rows, table_id="agreement", sortable=True, numeric=numeric) + notes(agreement_footnotes(result))
+    return (f"<details><summary>{len(rows)} pairs of measures: Kendall tau over the {len(result.audited)} systems, Pearson r over "
+            "queries</summary>" + table(headers, rows, table_id="agreement", sortable=True, numeric=numeric)
+            + notes(agreement_footnotes(result)) + "</details>")
+
+
+def verdict_section(result: AuditResult) -> str:
+    """The answer first: the verdict's sentences, its table (letters as superscripts) and the legend."""
+    said = sentences(result, warnings=False)
+    n_warnings = sum(1 for w in result.warnings if w.level == "warning")
+    n_notes = len(result.warnings) - n_warnings
+    if result.warnings:
+        said.append(f"{n_warnings} warning{'s' if n_warnings != 1 else ''} and {n_notes} note{'s' if n_notes != 1 else ''}: "
+                    + ", ".join(w.kind for w in result.warnings) + " (see Warnings)")
+    letter_note = "; superscript letters: significantly higher than the systems with these letters" if len(result.letters) >= 2 else ""
+    verdict = verdict_table(result, measures=result.measures)
+    headers = [h for h in verdict.headers if not h.endswith(">")]
+    keep = [i for i, h in enumerate(verdict.headers) if not h.endswith(">")]
+    marks = {i - 1: i for i, h in enumerate(verdict.headers) if h.endswith(">")}
+    body = []
+    for kind, row in zip(verdict.kinds, verdict.rows):
+        cells = []
+        for i in keep:
+            value = esc(row[i])
+            if i in marks and row[marks[i]]:
+                value += f"<sup>{esc(row[marks[i]])}</sup>"
+            css = ' class="num"' if verdict.numeric[i] else ""
+            cells.append(f"<td{css}>{value}</td>")
+        body.append(f'<tr class="{esc(kind)}">' + "".join(cells) + "</tr>")
+    heads = "".join(f'<th class="num">{header(h)}</th>' if verdict.numeric[i] else f"<th>{header(h)}</th>" for i, h in zip(keep, headers))
+    return ('<ul class="verdict">' + "".join(f"<li>{esc(line)}</li>" for line in said) + "</ul>"
+            + f'<table id="verdict-table"><thead><tr>{heads}</tr></thead><tbody>' + "".join(body) + "</tbody></table>"
+            + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant" + letter_note, *legend(result)[1:]]))
+
+
+def forest_section(result: AuditResult) -> str:
+    """The forest plot of ΔGSR to the perfect run."""
+    return f'<figure class="figure">{forest_svg(result)}</figure>'
+
+
+def tradeoff_section(result: AuditResult) -> str:
+    """The trade-off plot and its table: GSR and the first measure with CIs, front membership and share."""
+    frame = result.tradeoff
+    if frame is None or frame.empty:
+        return "<p>No audited system with an effectiveness measure to place.</p>"
+    measure = result.measures[0]
+    letters = result.letters
+    rows = []
+    for name, row in frame.iterrows():
+        audit = result.systems[name]
+        low, high = audit.measure_ci.get(measure, (float("nan"), float("nan")))
+        rows.append([letters.get(name, ""), name, fmt(audit.gsr.slope, sign=True), ci(audit.gsr.ci_low, audit.gsr.ci_high),
+                     fmt(row.measure), ci(low, high), "yes" if row.on_front else "no",
+                     "n/a" if not np.isfinite(row.front_share) else f"{100 * row.front_share:.0f}%"])
+    references = [f"{a.name} run: GSR {fmt(a.gsr.slope, sign=True)}, {measure} "
+                  + (fmt(a.evaluation.means[measure]) if a.evaluation else "n/a")
+                  for a in result.systems.values() if a.kind in ("perfect", "random")]
+    n = int(frame["n_queries"].iloc[0])
+    return (f'<figure class="figure">{tradeoff_svg(result)}</figure>'
+            + table(["", "system", "gsr", "gsr_ci95", measure, f"{measure}_ci95", "on_front", "front_share"], rows,
+                    table_id="tradeoff-table", sortable=True, numeric=[False, False, True, True, True, True, False, True])
+            + notes(references + [f"front_share: share of {result.inference.n_bootstrap} bootstrap resamples of the {n} queries every "
+                                  "system has in which the system is on the Pareto front"]))
+
+
+def matrix(result: AuditResult, measure: str) -> str:
+    """One measure's comparisons as a matrix: row − column, Δ over adjusted p; significant cells marked."""
+    names = [a.name for a in result.audited]
+    letters = result.letters
+    frame = result.comparisons[result.comparisons["measure"] == measure]
+    cells = {}
+    for r in frame.itertuples(index=False):
+        cells[(r.a, r.b)] = (r.delta, r.p_adjusted)
+        cells[(r.b, r.a)] = (-r.delta, r.p_adjusted)
+    alpha = result.inference.alpha
+    head = "".join(f'<th class="num" title="{esc(n)}">{esc(letters.get(n, n))}</th>' for n in names)
+    body = []
+    for row in names:
+        tds = []
+        for column in names:
+            if row == column or (row, column) not in cells:
+                tds.append('<td class="num muted">–</td>')
+                continue
+            delta, p = cells[(row, column)]
+            hit = np.isfinite(p) and p < alpha
+            css = "num sig-up" if hit and delta > 0 else ("num sig-down" if hit else "num")
+            shown_p = "n/a" if not np.isfinite(p) else f"{p:.3f}"
+            tds.append(f'<td class="{css}" title="{esc(row)} − {esc(column)}">{esc(fmt(delta, 3, sign=True))}<br>'
+                       f'<small>p {esc(shown_p)}</small></td>')
+        body.append(f"<tr><th>{esc(letters.get(row, ''))} {esc(row)}</th>" + "".join(tds) + "</tr>")
+    return (f'<table class="matrix" data-measure="{esc(measure)}"><thead><tr><th>{esc(measure)}: row − column</th>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def pair_list(result: AuditResult, measure: str) -> str:
+    """One measure's comparisons as a list (many systems, or pairs with one baseline)."""
+    frame = result.comparisons[result.comparisons["measure"] == measure]
+    rows = [[r.a, r.b, fmt(r.delta, sign=True), ci(r.ci95_low, r.ci95_high), fmt(r.p, 4), fmt(r.p_adjusted, 4), str(r.n_queries)]
+            for r in frame.itertuples(index=False)]
+    return '<div class="scroll">' + table(["a", "b", "delta", "ci95", "p", "p_adjusted", "n_queries"], rows, sortable=True,
+                                          numeric=[False, False, True, True, True, True, True]) + "</div>"
+
+
+def comparisons_section(result: AuditResult) -> str:
+    """Every pair of audited systems: GSR's matrix open, the other measures folded."""
+    if result.comparisons.empty:
+        return "<p>One audited system: no pair to compare (its GSR is compared with the perfect run's above).</p>"
+    measures = list(dict.fromkeys(result.comparisons["measure"]))
+    as_matrix = len(result.audited) <= MATRIX_MAX_SYSTEMS and result.inference.baseline is None
+    render = matrix if as_matrix else pair_list
+    up = "green: row significantly higher than column; red: lower" if as_matrix else "one row per pair"
+    intro = notes([f"delta = value(row system) − value(column system) over the queries both have, with p_adjusted ({up}); "
+                   f"{result.inference.describe()}", "every pair and measure with CIs: comparisons.csv and audit.json"])
+    frame = result.comparisons
+    options = "".join(f'<option value="{esc(m)}"{" selected" if m == GSR else ""}>{esc(m)}: '
+                      f"{int((frame.loc[frame['measure'] == m, 'p_adjusted'] < result.inference.alpha).sum())} of "
+                      f"{int((frame['measure'] == m).sum())} pairs differ</option>" for m in measures)
+    chooser = ('<div class="chooser"><label for="comparison-measure">measure </label>'
+               f'<select id="comparison-measure" data-panels="comparison-panel">{options}</select></div>')
+    panels = "".join(f'<div class="comparison-panel" data-measure="{esc(m)}"{"" if m == GSR else " hidden"}>{render(result, m)}</div>'
+                     for m in measures)
+    return chooser + panels + intro
+
+
+def warnings_section(result: AuditResult) -> str:
+    """The warnings, folded: one line per kind, its details below."""
+    if not result.warnings:
+        return "<p>None.</p>"
+    items = []
+    for w in result.warnings:
+        details = {k: v for k, v in w.to_dict().items() if k not in ("kind", "level", "message")}
+        items.append(f'<details class="{esc(w.level)}"><summary>{esc(w.line())}</summary>'
+                     f'<pre class="details">{esc(json.dumps(details, indent=1, ensure_ascii=False))}</pre></details>')
+    return "".join(items)
+
+
+def influence_section(result: AuditResult) -> str:
+    """Per system, the queries whose removal changes its GSR most."""
+    def rows(top: int) -> list[list]:
+        out = []
+        for audit in result.systems.values():
+            for r in audit.influence.head(top).itertuples(index=False):
+                pct = "n/a" if not np.isfinite(r.change_pct) else f"{r.change_pct:+.1f}%"
+                out.append([audit.name, r.qid, r.query, fmt(audit.gsr.slope, sign=True), fmt(r.gsr_without, sign=True),
+                            fmt(r.change, sign=True), pct])
+        return out
+
+    headers = ["system", "qid", "query", "gsr", "gsr_without", "change", "change_pct"]
+    numeric = [False, False, False, True, True, True, True]
+    first = rows(1)
+    if not first:
+        return "<p>Too few queries to leave one out.</p>"
+    return (table(headers, first, table_id="influence", sortable=True, numeric=numeric)
+            + notes(["per system, the query whose removal moves GSR most: gsr_without is GSR computed without it; change_pct "
+                     "is relative to |gsr| (large when gsr is near 0)"])
+            + f"<details><summary>three queries per system (five in audit.json)</summary>"
+            f"{table(headers, rows(3), sortable=True, numeric=numeric)}</details>")
 
 
 def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> str:
-    """The whole ``report.html`` of an audit; ``svgs``: scatter plots already drawn, by system (the others are drawn)."""
+    """The whole ``report.html`` of an audit; ``svgs``: scatter plots already drawn, by system (the others are drawn
+    on the audit's shared y range)."""
     svgs = svgs or {}
-    plots = "".join(f"<figure>{svgs.get(name) or scatter_svg(result, name)}<figcaption>{esc(name)}: GSR {fmt(audit.gsr.slope, sign=True)}, "
-                    f"{audit.gsr.n_queries} queries; dashed: perfect run</figcaption></figure>"
+    y_range = shared_y_range(result) if len(svgs) < len(result.systems) else None
+    plots = "".join(f"<figure>{svgs.get(name) or scatter_svg(result, name, y_range)}<figcaption>{esc(name)}: GSR "
+                    f"{fmt(audit.gsr.slope, sign=True)}, {audit.gsr.n_queries} queries; dashed: perfect run</figcaption></figure>"
                     for name, audit in result.systems.items())
-    warnings = "".join(f'<div class="warning">warning: {esc(w)}</div>' for w in result.warnings)
     created = result.provenance.get("created", "")
-    subtitle = (f"GSR of {len(result.systems) - 1} runs beside the perfect run, measured with {result.embeddings}; "
+    n = len(result.audited)
+    references = "the perfect and random runs" if RANDOM in result.systems else "the perfect run"
+    subtitle = (f"GSR of {n} system{'s' if n != 1 else ''} beside {references}, measured with {result.embeddings}; "
                 f"depth {result.depth}, query field {result.query_field}; irfair {result.provenance.get('irfair_version', '')} {created}")
+
+    def folded(title: str, inner: str) -> str:
+        return f"<details><summary>{esc(title)}</summary>{inner}</details>"
+
     sections = [
-        ("summary", "Summary", warnings + summary_section(result)),
-        ("bias-measures", "Bias measures", bias_section(result)),
-        ("agreement", "Agreement", agreement_section(result)),
-        ("plots", "Scatter plots", f'<div class="plots">{plots}</div>'),
-        ("per-query-table", "Per query", per_query_section(result)),
+        ("verdict", "Verdict", verdict_section(result)),
+        ("forest", "GSR against the perfect run", forest_section(result)),
+        ("tradeoff", "Bias against effectiveness", tradeoff_section(result)),
+        ("comparisons", "System against system", comparisons_section(result)),
+        ("bias-measures", "Bias measures at @10", bias_section(result)),
+        ("warnings", "Warnings", warnings_section(result)),
+        ("influence", "Queries that carry a result", influence_section(result)),
+        ("plots", "Scatter plots (one y range)", f'<div class="plots">{plots}</div>'),
+        ("summary-table", "Every column", folded("the full summary table with footnotes", summary_section(result))),
+        ("agreement", "Agreement of the bias measures", agreement_section(result)),
+        ("per-query-table", "Per query", folded("every system's per-query values", per_query_section(result))),
         ("excluded-queries", "Excluded queries", excluded_section(result)),
-        ("definitions", "Definitions", definitions()),
-        ("provenance", "Provenance", provenance_html(result.provenance)),
+        ("definitions", "Definitions", folded("the definitions used", definitions())),
+        ("provenance", "Provenance", folded("settings and input fingerprints", provenance_html(result.provenance))),
     ]
     return page("irfair audit report", subtitle, sections)

@@ -1,6 +1,9 @@
 """Where an audit's numbers come from: irfair's version, the settings, the text pipeline and a fingerprint
 of every input, recorded in ``audit.json`` and the HTML report.
 
+Paths are recorded relative to the working folder (:func:`relative_path`), so an audit made in a checkout
+reads the same on every machine.
+
 Fingerprints: SHA-256 of a file's bytes (runs, qrels, topics given as files); SHA-256 of a canonical
 text form for inputs given as Python objects; the corpus's own fingerprint (for files: path, size and
 modification time of each file; see :mod:`irfair.corpus.base`); SHA-256 of the embedding's words and
@@ -11,7 +14,9 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+import os
 import platform
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -31,6 +36,29 @@ TOKENIZER_RULE = ("lower-case; every character that is not a letter or digit bec
                   "characters without digits are tokens")
 
 
+def relative_path(path: str | Path | None) -> str | None:
+    """``path`` relative to the working folder (``../shared/data/qrels``), as given when that fails (another drive)."""
+    if path is None:
+        return None
+    try:
+        return os.path.relpath(os.path.abspath(path))
+    except ValueError:
+        return str(path)
+
+
+def relative_command_line(command_line: str | None) -> str | None:
+    """A command line with every absolute path that exists (alone or after ``--option=``) made relative."""
+    if not command_line:
+        return command_line
+    words = []
+    for word in shlex.split(command_line):
+        option, equals, value = word.partition("=") if word.startswith("--") else ("", "", word)
+        if os.path.isabs(value) and os.path.exists(value):
+            value = relative_path(value)
+        words.append(f"{option}{equals}{value}")
+    return shlex.join(words)
+
+
 def sha256_text(text: str) -> str:
     """SHA-256 (hex) of UTF-8 text."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -44,14 +72,14 @@ def source_fingerprint(source, parsed: Mapping) -> dict:
     """``{"path", "sha256"}`` of a qrels/topics input: a file's bytes; otherwise (an ir_datasets id, a mapping,
     a frame) the canonical JSON of what was read from it, ``parsed``, with the id as its path."""
     if isinstance(source, (str, Path)) and Path(source).is_file():
-        return {"path": str(source), "sha256": file_digest(Path(source))}
+        return {"path": relative_path(source), "sha256": file_digest(Path(source))}
     return {"path": str(source) if isinstance(source, (str, Path)) else None, "sha256": _mapping_fingerprint(parsed)}
 
 
 def run_fingerprint(run: Run) -> dict:
     """``{"name", "path", "sha256"}`` of a run: its file's bytes, or its ranked lists when it has no file."""
     if run.path and Path(run.path).is_file():
-        return {"name": run.name, "path": str(run.path), "sha256": file_digest(Path(run.path))}
+        return {"name": run.name, "path": relative_path(run.path), "sha256": file_digest(Path(run.path))}
     lines = "\n".join(f"{qid} {doc} {score!r}" for qid, hits in run.ranking.items() for doc, score in hits)
     return {"name": run.name, "path": None, "sha256": sha256_text(lines)}
 
@@ -79,16 +107,20 @@ def depth_rule(depth: str | int) -> str:
     return DEPTH_RULES["auto"] if depth == "auto" else DEPTH_RULES["fixed"].format(n=depth)
 
 
-def provenance(*, depth: str | int, query_field: str, n_bootstrap: int, seed: int, measures: Sequence[str],
+def provenance(*, depth: str | int, query_field: str, inference: dict, measures: Sequence[str],
                random_pool_size: int | None, stopwords: frozenset[str], inputs: dict) -> dict:
-    """The provenance record of an audit (``command_line`` is filled in by the command line)."""
+    """The provenance record of an audit (``command_line`` is filled in by the command line); ``inference``:
+    the resampling setting (seed, n_bootstrap, n_permutations, correction, alpha, ...)."""
     return {
         "irfair_version": __version__,
         "python_version": platform.python_version(),
         "created": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "command_line": None,
-        "seed": seed,
-        "n_bootstrap": n_bootstrap,
+        "seed": inference["seed"],
+        "n_bootstrap": inference["n_bootstrap"],
+        "n_permutations": inference["n_permutations"],
+        "correction": inference["correction"],
+        "alpha": inference["alpha"],
         "measures": list(measures),
         "depth": depth,
         "depth_rule": depth_rule(depth),

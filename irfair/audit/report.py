@@ -1,5 +1,9 @@
-"""Reports of an audit: the printed tables (text, TSV or JSON), ``audit.json``, ``per_query.csv``,
-``table.txt``/``table.tsv``, ``agreement.csv``, scatter plots and ``report.html``, written all-or-nothing."""
+"""Reports of an audit: what is printed (:data:`FORMATS`), ``audit.json``, ``per_query.csv``, ``comparisons.csv``,
+``table.txt``/``table.tsv``, ``agreement.csv``, scatter plots and ``report.html``, written all-or-nothing.
+
+The printed text is the verdict first (:mod:`.verdict`, ≤ 100 columns); ``wide`` adds every column, the
+footnotes, the bias measures, their agreement and every pair's GSR comparison (``table.txt`` holds that).
+"""
 from __future__ import annotations
 
 import json
@@ -7,19 +11,16 @@ from pathlib import Path
 
 from ..atomic import safe_filename, write_outputs
 from .bias_summary import format_bias
+from .formats import FORMATTERS, format_tsv
 from .html import audit_page
-from .plots import scatter_plot
+from .plots import scatter_plot, shared_y_range
 from .result import AuditResult
-from .summary import format_table
+from .summary import footnotes, format_table
+from .verdict import comparison_table, fixed_width, format_verdict
 
 __all__ = ["FORMATS", "format_json", "format_table", "format_text", "format_tsv", "render", "save_audit"]
 
-FORMATS = ("table", "tsv", "json")
-
-
-def format_tsv(result: AuditResult) -> str:
-    """``table()`` as tab-separated values with a header line (empty cell = undefined)."""
-    return result.table().reset_index().to_csv(sep="\t", index=False, na_rep="", float_format="%.10g")
+FORMATS = ("table", "markdown", "latex", "tsv", "json")
 
 
 def format_json(result: AuditResult) -> str:
@@ -27,35 +28,51 @@ def format_json(result: AuditResult) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-def format_text(result: AuditResult) -> str:
-    """The GSR table, then the bias-measure table and the agreement table, each with its footnotes."""
+def format_text(result: AuditResult, wide: bool = False) -> str:
+    """The verdict block; ``wide``: with every column, then the footnotes, the bias-measure and agreement
+    tables and every pair's GSR comparison."""
+    verdict = format_verdict(result, wide)
+    if not wide:
+        return verdict
+    blocks = [verdict, "\n".join(footnotes(result, after_verdict=True))]
     bias = format_bias(result)
-    return format_table(result) + ("\n\n" + bias if bias else "")
+    if bias:
+        blocks.append(bias)
+    headers, rows = comparison_table(result)
+    if rows:
+        blocks.append("\n".join(["gsr, every pair (delta = gsr(a) - gsr(b), over the queries both use)", "",
+                                 *fixed_width(headers, rows)]))
+    return "\n\n".join(blocks)
 
 
-def render(result: AuditResult, form: str = "table") -> str:
+def render(result: AuditResult, form: str = "table", wide: bool = False) -> str:
     """The audit in one of :data:`FORMATS` for stdout."""
-    if form == "tsv":
-        return format_tsv(result)
     if form == "json":
         return format_json(result)
-    return format_text(result) + "\n"
+    if form in FORMATTERS:
+        return FORMATTERS[form](result)
+    return format_text(result, wide) + "\n"
 
 
 def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, html: bool = True) -> list[Path]:
-    """Write ``audit.json``, ``per_query.csv``, ``table.txt``, ``table.tsv``, ``agreement.csv``, one
-    ``scatter_<system>.png`` per system and ``report.html``, all-or-nothing. Returns the paths written."""
+    """Write ``audit.json``, ``per_query.csv``, ``comparisons.csv``, ``table.txt`` (the wide text), ``table.tsv``
+    (``table()``), ``agreement.csv``, one ``scatter_<system>.png`` per system and ``report.html``,
+    all-or-nothing. Returns the paths written."""
     writers = {
         "audit.json": lambda p: p.write_text(format_json(result), encoding="utf-8"),
         "per_query.csv": lambda p: result.per_query().to_csv(p, index=False),
-        "table.txt": lambda p: p.write_text(format_text(result) + "\n", encoding="utf-8"),
-        "table.tsv": lambda p: p.write_text(format_tsv(result), encoding="utf-8"),
+        "comparisons.csv": lambda p: result.comparisons.to_csv(p, index=False),
+        "table.txt": lambda p: p.write_text(format_text(result, wide=True) + "\n", encoding="utf-8"),
+        "table.tsv": lambda p: p.write_text(result.table().reset_index().to_csv(sep="\t", index=False, na_rep="", float_format="%.10g"),
+                                            encoding="utf-8"),
         "agreement.csv": lambda p: result.agreement().to_csv(p, index=False),
     }
     svgs: dict[str, str] = {}  # each scatter plot is laid out once, for its PNG and for report.html
     if plots:
+        y_range = shared_y_range(result)
         for name in result.systems:
-            writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: svgs.__setitem__(name, scatter_plot(result, name, p))
+            writers[f"scatter_{safe_filename(name)}.png"] = (
+                lambda p, name=name: svgs.__setitem__(name, scatter_plot(result, name, p, y_range)))
     if html:
         writers["report.html"] = lambda p: p.write_text(audit_page(result, svgs), encoding="utf-8")
     return write_outputs(out_dir, writers)

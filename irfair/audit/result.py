@@ -4,8 +4,10 @@ with DataFrame and JSON views. Reports read these objects; they never call back 
 One naming scheme, snake_case, is used by ``table()``, ``audit.json``, the CSV files and the README
 (:data:`SUMMARY_COLUMNS`); effectiveness columns are named by their measure (``MAP``, ``nDCG@100``).
 
-* ``delta_gsr`` = GSR − GSR(perfect), with the 95% CI and two-sided p of the paired bootstrap over the
-  queries both runs use (``delta_gsr_ci_low``, ``delta_gsr_ci_high``, ``delta_gsr_p``).
+* ``delta_gsr`` = GSR − GSR(perfect) over the queries both runs use, with the 95% paired bootstrap CI
+  (``delta_gsr_ci_low``, ``delta_gsr_ci_high``), the two-sided p of the paired randomization test
+  (``delta_gsr_p``) and that p corrected over the audited systems (``delta_gsr_p_adjusted``; the random
+  run is a family of its own); see :mod:`.comparisons`.
 * ``relative_gsr_pct`` = 100 · (GSR − GSR(perfect)) / GSR(perfect), as the paper reports it, only when
   the perfect run's GSR is positive and its 95% CI excludes 0; otherwise NaN (``n/a``) and
   :attr:`AuditResult.relative_gsr_note` says why — a ratio to a value that may be 0 or negative
@@ -14,7 +16,13 @@ One naming scheme, snake_case, is used by ``table()``, ``audit.json``, the CSV f
 The ranking-bias measures beside GSR (:mod:`.bias`) add, per column such as ``rab_tc@10``, the mean
 over queries and its CI (``rab_tc@10``, ``rab_tc@10_ci_low``, ``rab_tc@10_ci_high``) after the
 effectiveness columns of ``table()``, the per-query values to ``per_query()``, and
-``bias_measures``, ``systems.<name>.bias`` and ``agreement`` to the JSON.
+``bias_measures``, ``systems.<name>.bias`` and ``agreement`` to the JSON. Each effectiveness measure has
+its CI too (``MAP_ci_low``, ``MAP_ci_high``).
+
+Beyond the table: ``comparisons`` (every pair of audited systems on every measure, :mod:`.comparisons`),
+``tradeoff`` (GSR against the first effectiveness measure, the Pareto front, :mod:`.tradeoff`), each
+system's ``influence`` (the queries that move its GSR most, :mod:`.influence`), ``warnings``
+(:mod:`.alerts`) and :meth:`AuditResult.check` (:mod:`.gate`).
 """
 from __future__ import annotations
 
@@ -28,14 +36,18 @@ from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
 from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
 from ..numbers import finite_or_none
 from .agreement import agreement_table
+from .alerts import MIN_AGREEMENT_SYSTEMS, AuditWarning
 from .bias import BiasSetup, SystemBias, bias_frame
+from .comparisons import COMPARISON_COLUMNS, Inference, comparison_records
+from .gate import GateFailure, check
+from .influence import INFLUENCE_COLUMNS
 
 PERFECT = "perfect"
 RANDOM = "random"
 
 SUMMARY_COLUMNS = (
     "kind", "gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "delta_gsr_ci_low", "delta_gsr_ci_high", "delta_gsr_p",
-    "relative_gsr_pct", "r", "r_p_value", "intercept", "n_queries", "n_excluded", "n_evaluated",
+    "delta_gsr_p_adjusted", "relative_gsr_pct", "r", "r_p_value", "intercept", "n_queries", "n_excluded", "n_evaluated",
 )
 
 
@@ -65,7 +77,8 @@ def relative_gsr_pct(slope: float, perfect: GSRResult) -> float:
 @dataclass
 class SystemAudit:
     """One audited system: its GSR, relative GSR (percent, NaN when n/a), the paired test of
-    GSR − GSR(perfect) and its effectiveness."""
+    GSR − GSR(perfect) with its corrected p, its effectiveness (``measure_ci``: the 95% bootstrap CI of each
+    measure's mean) and the queries that move its GSR most (``influence``, :mod:`.influence`)."""
 
     name: str
     kind: str
@@ -75,17 +88,21 @@ class SystemAudit:
     evaluation: EvaluationResult | None
     source: str | None = None
     bias: SystemBias | None = None
+    delta_gsr_p_adjusted: float = float("nan")
+    measure_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    influence: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(INFLUENCE_COLUMNS)), repr=False)
 
     def summary(self) -> dict:
         """The :data:`SUMMARY_COLUMNS` of this system (NaN where undefined)."""
         g, vs = self.gsr, self.vs_perfect
         nan = float("nan")
-        delta = (0.0, nan, nan, nan) if self.kind == "perfect" else (
-            (nan,) * 4 if vs is None else (vs.difference, vs.ci_low, vs.ci_high, vs.p_value))
+        delta = (0.0, nan, nan, nan, nan) if self.kind == "perfect" else (
+            (nan,) * 5 if vs is None else (vs.difference, vs.ci_low, vs.ci_high, vs.p_value, self.delta_gsr_p_adjusted))
         return {
             "kind": self.kind, "gsr": g.slope, "gsr_ci_low": g.ci_low, "gsr_ci_high": g.ci_high,
             "delta_gsr": delta[0], "delta_gsr_ci_low": delta[1], "delta_gsr_ci_high": delta[2], "delta_gsr_p": delta[3],
-            "relative_gsr_pct": self.relative_gsr, "r": g.r, "r_p_value": g.p_value, "intercept": g.intercept,
+            "delta_gsr_p_adjusted": delta[4], "relative_gsr_pct": self.relative_gsr, "r": g.r, "r_p_value": g.p_value,
+            "intercept": g.intercept,
             "n_queries": g.n_queries, "n_excluded": g.n_excluded,
             "n_evaluated": self.evaluation.n_queries if self.evaluation is not None else 0,
         }
@@ -97,9 +114,12 @@ class SystemAudit:
             "source": self.source,
             "excluded": dict(self.gsr.excluded),
             "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
+            "measures_ci": {k: [finite_or_none(float(v)) for v in pair] for k, pair in self.measure_ci.items()},
             "n_queries_missing_from_run": None if self.evaluation is None else self.evaluation.n_missing,
             "evaluation_complete": None if self.evaluation is None else self.evaluation.complete,
             "bias": {} if self.bias is None else self.bias.to_dict(),
+            "influence": [{k: finite_or_none(v.item() if hasattr(v, "item") else v) for k, v in row.items()}
+                          for row in self.influence.to_dict(orient="records")],
         })
         return out
 
@@ -116,9 +136,12 @@ class AuditResult:
     counts: dict[str, int] = field(default_factory=dict)
     measures: tuple[str, ...] = DEFAULT_MEASURES
     provenance: dict = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[AuditWarning] = field(default_factory=list)
     ties: list[dict] = field(default_factory=list)
     bias: BiasSetup | None = None
+    inference: Inference = field(default_factory=Inference)
+    comparisons: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(COMPARISON_COLUMNS)))
+    tradeoff: pd.DataFrame | None = None
 
     def __getitem__(self, name: str) -> SystemAudit:
         return self.systems[name]
@@ -127,6 +150,24 @@ class AuditResult:
     def perfect(self) -> SystemAudit:
         """The perfect run built from the qrels."""
         return self.systems[PERFECT]
+
+    @property
+    def audited(self) -> list[SystemAudit]:
+        """The user's systems (neither the perfect nor the random run), in the order given."""
+        return [a for a in self.systems.values() if a.kind == "system"]
+
+    @property
+    def letters(self) -> dict[str, str]:
+        """A letter per audited system (a, b, ..., z; none beyond 26 systems), for marks of significant
+        differences in tables."""
+        names = [a.name for a in self.audited]
+        return {} if len(names) > 26 else {name: chr(ord("a") + i) for i, name in enumerate(names)}
+
+    def check(self, conditions, alpha: float | None = None) -> list[GateFailure]:
+        """The conditions of ``conditions`` (``gsr-above-perfect``, ``gsr-above:bm25``, ``map-below:bm25``, ...)
+        that this audit meets, one :class:`~irfair.audit.gate.GateFailure` per system (:mod:`.gate`); an empty
+        list passes. ``alpha``: default the audit's."""
+        return check(self, [conditions] if isinstance(conditions, str) else conditions, alpha)
 
     @property
     def relative_gsr_note(self) -> str | None:
@@ -139,18 +180,23 @@ class AuditResult:
         return dict(self.perfect.gsr.excluded)
 
     def table(self) -> pd.DataFrame:
-        """One row per system (index ``system``): the :data:`SUMMARY_COLUMNS`, then one column per measure."""
+        """One row per system (index ``system``): the :data:`SUMMARY_COLUMNS`, then per measure its mean and
+        CI (``MAP``, ``MAP_ci_low``, ``MAP_ci_high``), then per bias column its mean and CI."""
         rows = []
+        nan = float("nan")
         for audit in self.systems.values():
             row = {"system": audit.name, **audit.summary()}
             for measure in self.measures:
-                row[measure] = audit.evaluation.means[measure] if audit.evaluation else float("nan")
+                low, high = audit.measure_ci.get(measure, (nan, nan))
+                row |= {measure: audit.evaluation.means[measure] if audit.evaluation else nan,
+                        f"{measure}_ci_low": low, f"{measure}_ci_high": high}
             for column in self.bias_columns:
                 s = audit.bias.summaries[column] if audit.bias else None
                 row |= {column: s.mean, f"{column}_ci_low": s.ci_low, f"{column}_ci_high": s.ci_high} if s else {}
             rows.append(row)
+        measures = [f"{c}{suffix}" for c in self.measures for suffix in ("", "_ci_low", "_ci_high")]
         bias = [f"{c}{suffix}" for c in self.bias_columns for suffix in ("", "_ci_low", "_ci_high")]
-        return pd.DataFrame(rows, columns=["system", *SUMMARY_COLUMNS, *self.measures, *bias]).set_index("system")
+        return pd.DataFrame(rows, columns=["system", *SUMMARY_COLUMNS, *measures, *bias]).set_index("system")
 
     @property
     def bias_columns(self) -> tuple[str, ...]:
@@ -163,11 +209,14 @@ class AuditResult:
             return bias_frame({}, BiasSetup((), {}))
         return bias_frame({name: (a.kind, a.bias) for name, a in self.systems.items()}, self.bias)
 
-    def agreement(self) -> pd.DataFrame:
+    def agreement(self, min_systems: int = MIN_AGREEMENT_SYSTEMS) -> pd.DataFrame:
         """Agreement of the bias measures over the audited systems (:mod:`.agreement`), on each measure's
-        headline columns (GSR; RaB and ARaB tc@10 and bool@10; NFaiRR@10; TExFAIR@10)."""
+        headline columns (GSR; RaB and ARaB tc@10 and bool@10; NFaiRR@10; TExFAIR@10); no rows with fewer
+        than ``min_systems`` audited systems (the ``few_systems`` note says why)."""
         measures = () if self.bias is None else self.bias.measures
-        audited = [a for a in self.systems.values() if a.kind == "system"]
+        audited = self.audited
+        if len(audited) < min_systems:
+            return agreement_table(pd.DataFrame())
         values = {}
         for m in measures:
             for column in m.headlines:
@@ -199,7 +248,7 @@ class AuditResult:
         """JSON-ready summary (the schema is ``irfair/data/audit.schema.json``)."""
         direction = self.direction
         return {
-            "schema": "irfair-audit/1",
+            "schema": "irfair-audit/2",
             "provenance": self.provenance,
             "embeddings": self.embeddings,
             "gender_direction": None if direction is None else {
@@ -213,12 +262,21 @@ class AuditResult:
             "counts": dict(self.counts),
             "query_exclusions": self.query_exclusions,
             "relative_gsr_note": self.relative_gsr_note,
-            "warnings": list(self.warnings),
+            "inference": self.inference.to_dict(),
+            "warnings": [w.to_dict() for w in self.warnings],
             "ties": list(self.ties),
             "systems": {name: audit.to_dict() for name, audit in self.systems.items()},
             "bias_measures": {} if self.bias is None else self.bias.to_dict(),
             "agreement": [{k: finite_or_none(v) if isinstance(v, float) else v for k, v in row.items()}
                           for row in self.agreement().to_dict(orient="records")],
+            "comparisons": comparison_records(self.comparisons),
+            "tradeoff": None if self.tradeoff is None else {
+                "measure": self.measures[0] if self.measures else None,
+                "systems": {name: {"gsr": finite_or_none(float(r.gsr)), "measure": finite_or_none(float(r.measure)),
+                                   "on_front": bool(r.on_front), "front_share": finite_or_none(float(r.front_share))}
+                            for name, r in self.tradeoff.iterrows()},
+                "n_queries": int(self.tradeoff["n_queries"].iloc[0]) if len(self.tradeoff) else 0,
+            },
         }
 
 

@@ -11,7 +11,8 @@ import math
 
 from .result import AuditResult
 
-CI_NOTE = "gsr_ci95, delta_gsr_ci95: 95% percentile bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), paired bootstrap"
+CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% percentile bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
+           "delta_gsr_p: paired randomization test")
 
 
 def fmt(value, digits: int = 4, sign: bool = False) -> str:
@@ -30,8 +31,8 @@ def ci(low, high, digits: int = 4) -> str:
 
 def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
     """Headers and formatted cells of the summary table (shared by the text table and the HTML report)."""
-    headers = ["system", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p", "relative_gsr_pct", "n_queries",
-               "n_evaluated", *result.measures]
+    headers = ["system", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p", "p_adjusted", "relative_gsr_pct",
+               "n_queries", "n_evaluated", *result.measures]
     note = result.relative_gsr_note
     rows = []
     for name, row in result.table().iterrows():
@@ -42,6 +43,7 @@ def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
             "-" if perfect else fmt(row["delta_gsr"], sign=True),
             "-" if perfect else ci(row["delta_gsr_ci_low"], row["delta_gsr_ci_high"]),
             "-" if perfect else fmt(row["delta_gsr_p"], 3),
+            "-" if perfect else fmt(row["delta_gsr_p_adjusted"], 3),
             "-" if perfect else relative,
             str(int(row["n_queries"])),
             str(int(row["n_evaluated"])),
@@ -50,13 +52,12 @@ def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def footnotes(result: AuditResult) -> list[str]:
-    """The lines under the table: CIs, relative GSR, setting, exclusions per reason, documents, warnings."""
-    settings = result.provenance
-    boot = f" ({settings['n_bootstrap']} resamples, seed {settings['seed']})" if "n_bootstrap" in settings else ""
-    lines = [CI_NOTE + boot]
-    if result.relative_gsr_note:
-        lines.append(f"* {result.relative_gsr_note}")
+def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
+    """The lines under the table: CIs, relative GSR, setting, exclusions per reason, documents, warnings
+    (``after_verdict``: without the test setting and the warnings, which the verdict already says)."""
+    lines = [CI_NOTE] if after_verdict else [CI_NOTE, result.inference.describe()]
+    if result.relative_gsr_note:  # after the verdict, * marks significance: the note stands alone
+        lines.append(result.relative_gsr_note if after_verdict else f"* {result.relative_gsr_note}")
     direction = result.direction
     lines.append(f"embeddings {result.embeddings}: gender direction from {len(direction.pairs_used)} pairs, explained variance "
                  f"{direction.explained_variance_ratio:.3f}; depth {result.depth}; query field {result.query_field}")
@@ -80,7 +81,8 @@ def footnotes(result: AuditResult) -> list[str]:
         in_corpus = counts.get("documents_in_corpus")
         lines.append(("" if in_corpus is None else f"documents: {in_corpus} in the corpus, ")
                      + f"{counts['documents_measured']} measured, {counts['documents_without_measurable_term']} without a measurable term")
-    lines += [f"warning: {w}" for w in result.warnings]
+    if not after_verdict:
+        lines += [w.line() for w in result.warnings]
     return lines
 
 

@@ -2,7 +2,8 @@
 
 irfair ranks a run's documents by score, ties by document id descending (trec_eval's rule, see
 :mod:`irfair.trec`), so a run whose tied documents are listed in another order is audited in an order
-other than the file's. :func:`tie_report` counts where that happened so the audit can say so.
+other than the file's. :func:`tie_report` counts where that happened so the audit can say so (the ``ties``
+note of :mod:`.alerts`).
 """
 from __future__ import annotations
 
@@ -23,14 +24,6 @@ class TieReport:
     tied_documents: int
     queries_reordered: int
     queries_reordered_in_depth: int
-
-    def warning(self) -> str | None:
-        """One line for the user when ties changed the order, else None."""
-        if not self.queries_reordered:
-            return None
-        return (f"{self.run}: scores tie in {self.queries_with_ties} queries ({self.tied_documents} documents); ordering ties by "
-                f"document id (trec_eval's rule) changed the file's order in {self.queries_reordered} queries, "
-                f"{self.queries_reordered_in_depth} of them within the audited depth")
 
     def to_dict(self) -> dict:
         """JSON-ready counts."""

@@ -15,7 +15,9 @@ HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair audit runs/vaswani/bm25.run runs/vaswani/qlm.run --qrels ../shared/data/vaswani/qrels \\
       --topics ../shared/data/vaswani/query-text.trec --corpus ../shared/data/vaswani/corpus --out audit-vaswani/
-  irfair audit ... --format tsv | cut -f1,3,6      # system, gsr, delta_gsr for scripts"""
+  irfair audit ... --format tsv | sed '/^$/,$d' | cut -f1,3,6   # system, gsr, delta_gsr (the summary, not the comparisons)
+  irfair audit ... --format latex > table.tex       # booktabs, superscript letters, a caption naming the test
+  irfair audit new.run bm25.run ... --fail-on gsr-above-perfect --fail-on gsr-above:bm25   # exit 1 when met"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -37,8 +39,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    metavar="N", help="lowest grade that counts as relevant in the effectiveness measures (trec_eval -l)")
     p.add_argument("-M", "--max-retrieved", type=options.positive_int, default=None, metavar="N",
                    help="keep only each query's first N documents of every run, dropping the rest when read (trec_eval -M)")
-    p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
-    p.add_argument("--seed", type=options.seed_int, default=0, help="seed of the bootstrap and of the random run")
+    options.add_inference(p)
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
     p.add_argument("--no-plots", action="store_true", help="write no scatter plots (report.html keeps its own)")
     p.add_argument("--bias-measures", default=None,
@@ -51,8 +52,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strict", action="store_true",
                    help="a run document missing from the corpus below the audited depth is an error (default: a warning)")
     p.add_argument("--out", default=None,
-                   help="folder for audit.json, per_query.csv, table.txt/.tsv, agreement.csv, plots and report.html")
-    options.add_format(p)
+                   help="folder for audit.json, per_query.csv, comparisons.csv, table.txt/.tsv, agreement.csv, plots and report.html")
+    options.add_audit_format(p)
     options.add_embeddings(p)
     options.add_cache(p)
 
@@ -61,12 +62,14 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from ..audit import audit
+    from ..audit.gate import parse_condition
+    from ..audit.provenance import relative_command_line
     from ..audit.report import render, save_audit
     from ..errors import IrfairInputError
-    from ..measures.effectiveness import trec_eval_lines
 
     if args.per_query and args.format != "table":
         raise IrfairInputError(None, None, f"-q/--per-query prints trec_eval lines after the table, not with --format {args.format}")
+    conditions = [parse_condition(text) for text in args.fail_on]
     options.check_paths(args, folders=("out",))
     result = audit(
         args.runs, args.qrels, args.topics, args.corpus, args.embeddings, depth=args.depth, query_field=args.query_field,
@@ -74,18 +77,28 @@ def run(args: argparse.Namespace) -> int:
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
         progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
         strict=args.strict, relevance_level=args.level_for_rel, max_depth=args.max_retrieved,
+        n_permutations=args.permutations, correction=args.correction, alpha=args.alpha, baseline=args.baseline,
     )
-    result.provenance["command_line"] = getattr(args, "command_line", None)
+    failures = result.check(conditions)
+    result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
     paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
-    print(render(result, args.format), end="")
+    for failure in failures:  # the answer to --fail-on comes first
+        print(failure.line(), file=sys.stdout if args.format == "table" else sys.stderr)
+    print(render(result, args.format, args.wide), end="")
     if args.per_query:
-        for audited in result.systems.values():
-            if audited.kind == "system" and audited.evaluation is not None:
-                print("\n" + "\n".join(trec_eval_lines(audited.evaluation)))
-    if args.out:
-        if not args.quiet:
-            print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
-    return 0
+        print_per_query(result)
+    if args.out and not args.quiet:
+        print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def print_per_query(result) -> None:
+    """Each audited run's measures per query, as ``trec_eval -q`` prints them (``-q``)."""
+    from ..measures.effectiveness import trec_eval_lines
+
+    for audited in result.systems.values():
+        if audited.kind == "system" and audited.evaluation is not None:
+            print("\n" + "\n".join(trec_eval_lines(audited.evaluation)))
 
 
 def measure_names(measures: str | None, measure: list[str]) -> tuple[str, ...]:

@@ -18,12 +18,12 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..audit.demo import DEMO_EMBEDDINGS, run_demo
-    from ..audit.report import format_table
+    from ..audit.verdict import format_verdict
 
     options.check_paths(args, folders=("out",))
     for demo in run_demo(args.out, args.embeddings or DEMO_EMBEDDINGS):
         print(f"\n== {demo.collection} with {demo.embeddings} ==")
-        print(format_table(demo.result))
+        print(format_verdict(demo.result))
         s, n, cs = (demo.result[name].gsr.slope for name in ("S", "N", "CS"))
         print(f"GSR(S) = {s:+.6f}, GSR(N) = {n:+.2e}, GSR(CS) = {cs:+.6f}, GSR(S) + GSR(CS) = {s + cs:+.1e}")
     print(f"\ntoy collections, tables, JSON, per-query CSV and plots are in {args.out}/")

@@ -67,6 +67,49 @@ def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None
                         help=f"how {what} is printed on stdout: aligned text, tab-separated values or JSON")
 
 
+AUDIT_FORMATS = ("table", "markdown", "latex", "tsv", "json")
+CORRECTIONS = ("holm", "bonferroni", "bh", "none")  # irfair.measures.resampling.CORRECTIONS (not imported: it loads numpy)
+
+
+def add_audit_format(parser: argparse.ArgumentParser) -> None:
+    """``--format table|markdown|latex|tsv|json`` and ``--wide`` for what ``irfair audit`` prints."""
+    parser.add_argument("--format", choices=AUDIT_FORMATS, default="table",
+                        help="what stdout carries: the verdict (table), the summary and comparisons as Markdown, as a LaTeX "
+                             "table (booktabs, superscript letters for significant differences), as tab-separated values "
+                             "(summary, blank line, every comparison) or audit.json")
+    parser.add_argument("--wide", action="store_true",
+                        help="with --format table: every column, the footnotes, the bias and agreement tables and every GSR "
+                             "pair (default: the verdict in 100 columns)")
+
+
+def add_inference(parser: argparse.ArgumentParser) -> None:
+    """Resamples, seed, correction, alpha, baseline and ``--fail-on`` conditions of ``irfair audit``."""
+    parser.add_argument("--bootstrap", type=count_int, default=1000, help="bootstrap resamples of the queries for every CI (0 = none)")
+    parser.add_argument("--permutations", type=count_int, default=10_000,
+                        help="permutations of each paired randomization test (0 = no p-values)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="seed of the bootstrap, the permutations and the random run")
+    parser.add_argument("--correction", choices=CORRECTIONS, default="holm",
+                        help="multiple-comparison correction over the pairs of each measure (bh: Benjamini-Hochberg)")
+    parser.add_argument("--alpha", type=probability, default=0.05, help="significance level of the marks, the verdict and --fail-on")
+    parser.add_argument("--baseline", default=None, metavar="NAME",
+                        help="compare every system with this one only (default: every pair of systems)")
+    parser.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",
+                        help="exit 1 when the audit meets CONDITION, repeatable: gsr-above-perfect (a system's GSR significantly "
+                             "above the perfect run's), gsr-above:NAME, map-below:NAME, or <measure>-above|below:NAME for any "
+                             "measure of the comparisons")
+
+
+def probability(text: str) -> float:
+    """A number strictly between 0 and 1 (argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, found {text!r}") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, found {text!r}")
+    return value
+
+
 def log(args: argparse.Namespace):
     """A function printing progress messages on stderr, silent under ``--quiet``."""
     if getattr(args, "quiet", False):

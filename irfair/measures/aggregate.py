@@ -1,9 +1,9 @@
 """Mean over queries of a per-query measure, with a percentile bootstrap confidence interval.
 
-The resampling is GSR's (:mod:`irfair.gsr`): ``B`` resamples of query positions drawn as
-``np.random.default_rng(seed).integers(0, n, size=(B, n))`` over the n queries with a value, so
-with the same seed and the same queries every measure's interval is built from the same resamples
-as GSR's.
+The resamples are those of every interval of an audit (:mod:`.resampling`): ``B`` resamples of query
+positions drawn as ``np.random.default_rng(seed).integers(0, n, size=(B, n))`` over the n queries with a
+value, so with the same seed and the same queries every measure's interval is built from the same
+resamples as GSR's.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import IrfairInputError
+from .resampling import mean_cis
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,6 @@ def query_mean_ci(per_query: np.ndarray, n_bootstrap: int = 1000, seed: int = 0,
         raise IrfairInputError(None, None, f"expected per-query values of shape (n_queries,), got shape {values.shape}")
     if not 0 < level < 1:
         raise IrfairInputError(None, None, f"expected a confidence level between 0 and 1, got {level}")
-    finite = values[np.isfinite(values)]
-    n = len(finite)
-    nan = float("nan")
-    mean = float(finite.mean()) if n else nan
-    ci_low = ci_high = nan
-    if n >= 2 and n_bootstrap > 0:
-        indices = np.random.default_rng(seed).integers(0, n, size=(n_bootstrap, n))
-        means = finite[indices].mean(axis=1)
-        tail = (1 - level) / 2 * 100
-        ci_low, ci_high = (float(x) for x in np.percentile(means, [tail, 100 - tail]))
-    return MeasureSummary(mean, ci_low, ci_high, n, len(values) - n)
+    found = mean_cis(values[None, :], n_bootstrap, seed, level)
+    n = int(found.n_queries[0])
+    return MeasureSummary(float(found.mean[0]), float(found.ci_low[0]), float(found.ci_high[0]), n, len(values) - n)

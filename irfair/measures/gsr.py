@@ -1,13 +1,16 @@
 """Gender Stereotype Reinforcement (Fabris et al., Eq. 3): the OLS slope of list genderedness g_q(L)
-on query genderedness g(q) across queries, with bootstrap confidence intervals over queries and a
-paired bootstrap test against a reference system (the perfect run)."""
+on query genderedness g(q) across queries, with a bootstrap confidence interval over queries and a
+paired test against a reference system (the perfect run); resamples come from :mod:`.resampling`."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+
+from .resampling import paired_slope_tests, slope_ci
 
 ZERO_SLOPE = 1e-12
 
@@ -54,41 +57,13 @@ def ols_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
     return slope, intercept, r, float(2 * stdtr(df, -abs(t)))
 
 
-def bootstrap_slopes(x: np.ndarray, y: np.ndarray, indices: np.ndarray) -> np.ndarray:
-    """OLS slopes for resamples ``indices`` (shape (B, n)); NaN where a resample has constant x."""
-    xb = x[indices]
-    yb = y[indices]
-    dx = xb - xb.mean(axis=1, keepdims=True)
-    denominator = np.einsum("ij,ij->i", dx, dx)
-    numerator = np.einsum("ij,ij->i", dx, yb - yb.mean(axis=1, keepdims=True))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
-
-
-def resample_indices(n: int, n_bootstrap: int, seed: int) -> np.ndarray:
-    """Bootstrap resamples of query positions, shape (n_bootstrap, n), reproducible from ``seed``."""
-    return np.random.default_rng(seed).integers(0, n, size=(n_bootstrap, n))
-
-
-def percentile_ci(samples: np.ndarray, level: float = 0.95) -> tuple[float, float]:
-    """Percentile interval of the finite bootstrap samples."""
-    finite = samples[np.isfinite(samples)]
-    if len(finite) == 0:
-        return float("nan"), float("nan")
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(finite, [tail, 100 - tail])
-    return float(low), float(high)
-
-
 def fit_gsr(system: str, per_query: pd.DataFrame, n_bootstrap: int = 1000, seed: int = 0) -> GSRResult:
     """GSR from a per-query table with columns ``query_genderedness``, ``list_genderedness``, ``used``, ``reason``."""
     used = per_query[per_query["used"]]
     x = used["query_genderedness"].to_numpy(dtype=np.float64)
     y = used["list_genderedness"].to_numpy(dtype=np.float64)
     slope, intercept, r, p = ols_fit(x, y)
-    ci_low = ci_high = float("nan")
-    if n_bootstrap > 0 and len(x) >= 3:
-        ci_low, ci_high = percentile_ci(bootstrap_slopes(x, y, resample_indices(len(x), n_bootstrap, seed)))
+    ci_low, ci_high = slope_ci(x, y, n_bootstrap, seed)
     reasons = per_query.loc[~per_query["used"], "reason"].value_counts()
     return GSRResult(
         system=system,
@@ -107,7 +82,8 @@ def fit_gsr(system: str, per_query: pd.DataFrame, n_bootstrap: int = 1000, seed:
 
 @dataclass(frozen=True)
 class PairedGSRTest:
-    """GSR_system − GSR_reference on the queries both can use, with a 95% CI and a two-sided p-value."""
+    """GSR_system − GSR_reference on the queries both use: the difference, its 95% paired bootstrap CI, the
+    two-sided p of the paired randomization test and the number of queries (:mod:`.resampling`)."""
 
     difference: float
     ci_low: float
@@ -116,31 +92,29 @@ class PairedGSRTest:
     n_queries: int
 
 
-def paired_gsr_test(system: GSRResult, reference: GSRResult, n_bootstrap: int = 1000, seed: int = 0) -> PairedGSRTest:
-    """Paired bootstrap over queries of the slope difference (resampling the same queries for both).
+def aligned_list_genderedness(results: Sequence[GSRResult]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """``(qids, g(q), g_q(L))`` of several systems on one query axis (the first table's order, then any other
+    query): g(q) of shape (n,), g_q(L) of shape (k, n), NaN where a system does not use a query."""
+    qids = list(dict.fromkeys(q for r in results for q in r.per_query["qid"]))
+    x = pd.Series(np.nan, index=qids)
+    rows = []
+    for result in results:
+        used = result.per_query[result.per_query["used"]].set_index("qid")
+        x.loc[used.index] = used["query_genderedness"].to_numpy(dtype=np.float64)
+        rows.append(used["list_genderedness"].reindex(qids).to_numpy(dtype=np.float64))
+    return qids, x.to_numpy(dtype=np.float64), np.array(rows).reshape(len(results), len(qids))
 
-    p-value: share of centred bootstrap differences at least as far from 0 as the observed one,
-    (1 + #{|δ* − δ| ≥ |δ|}) / (B + 1).
-    """
-    a = system.per_query[system.per_query["used"]].set_index("qid")
-    b = reference.per_query[reference.per_query["used"]].set_index("qid")
-    common = a.index.intersection(b.index)
-    nan = float("nan")
-    if len(common) < 3 or n_bootstrap <= 0:
-        return PairedGSRTest(nan, nan, nan, nan, len(common))
-    x = a.loc[common, "query_genderedness"].to_numpy(dtype=np.float64)
-    ya = a.loc[common, "list_genderedness"].to_numpy(dtype=np.float64)
-    yb = b.loc[common, "list_genderedness"].to_numpy(dtype=np.float64)
-    observed = ols_fit(x, ya)[0] - ols_fit(x, yb)[0]
-    indices = resample_indices(len(common), n_bootstrap, seed)
-    differences = bootstrap_slopes(x, ya, indices) - bootstrap_slopes(x, yb, indices)
-    finite = differences[np.isfinite(differences)]
-    low, high = percentile_ci(finite)
-    if math.isnan(observed) or len(finite) == 0:
-        return PairedGSRTest(observed, low, high, nan, len(common))
-    extreme = np.abs(finite - observed) >= abs(observed) - 1e-15
-    p = (1 + int(extreme.sum())) / (len(finite) + 1)
-    return PairedGSRTest(observed, low, high, float(min(1.0, p)), len(common))
+
+def paired_gsr_test(system: GSRResult, reference: GSRResult, n_bootstrap: int = 1000, seed: int = 0,
+                    n_permutations: int = 10_000) -> PairedGSRTest:
+    """GSR(system) − GSR(reference) as the OLS slope of g_q(L_system) − g_q(L_reference) on g(q) over the
+    queries both use, with the paired bootstrap CI and randomization test of
+    :func:`~irfair.measures.resampling.paired_slope_tests` (queries placed as in the system's table, so
+    an audit's tables give its resamples). The difference is reported even without resamples."""
+    _, x, y = aligned_list_genderedness([system, reference])
+    test = paired_slope_tests(x, y[:1], y[1:], n_bootstrap=n_bootstrap, n_permutations=n_permutations, seed=seed)
+    return PairedGSRTest(float(test.delta[0]), float(test.ci_low[0]), float(test.ci_high[0]), float(test.p[0]),
+                         int(test.n_queries[0]))
 
 
 def relative_gsr(system_slope: float, perfect_slope: float) -> float:

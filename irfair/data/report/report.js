@@ -1,4 +1,5 @@
-// irfair report: sortable tables (click a header) and a text filter over the per-query table. No network.
+// irfair report: sortable tables (click a header), a text filter over the per-query table and the measure chooser
+// of the comparison matrices. No network.
 (function () {
   "use strict";
   function cellValue(row, index) {
@@ -50,7 +51,18 @@
     input.addEventListener("input", apply);
     apply();
   }
+  function makeChooser(select) {
+    var panels = document.getElementsByClassName(select.getAttribute("data-panels"));
+    function apply() {
+      Array.prototype.forEach.call(panels, function (panel) {
+        panel.hidden = panel.getAttribute("data-measure") !== select.value;
+      });
+    }
+    select.addEventListener("change", apply);
+    apply();
+  }
   document.addEventListener("DOMContentLoaded", function () {
+    Array.prototype.forEach.call(document.querySelectorAll("select[data-panels]"), makeChooser);
     Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), makeSortable);
     Array.prototype.forEach.call(document.querySelectorAll("input[data-table]"), makeFilter);
   });

@@ -1,0 +1,119 @@
+"""Warnings as data: what makes an audit's numbers mean less than they seem, one :class:`AuditWarning` per
+kind (``audit.json``'s ``warnings``: ``{"kind", "level", "message", ...details}``), printed as one line each.
+
+Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Evidence` an audit gathers:
+
+* ``few_queries`` (warning) — fewer than :data:`MIN_QUERIES` queries in some row's GSR regression: its CI,
+  the paired tests and p-values rest on too few queries to be trusted.
+* ``qrels_mismatch`` (warning) — the runs and the qrels look like different collections: for every audited
+  system fewer than :data:`MIN_JUDGED_SHARE` of its top-10 documents are judged (over all queries both
+  have), or most documents of the qrels are not in the corpus (checked when the whole corpus is stored,
+  as with the random run).
+* ``few_systems`` (note) — the agreement of the bias measures is not computed over fewer than
+  :data:`MIN_AGREEMENT_SYSTEMS` audited systems (Kendall's τ over 2 systems is ±1 with p = 1; the exact test
+  over n systems cannot go below p = 2/n!, which needs n ≥ 5 to fall under 0.05).
+* ``ties`` (note) — runs whose tied scores were re-ordered by document id, as trec_eval does, with per-run
+  counts: the audit then reads an order other than the file's.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .ties import TieReport
+
+MIN_QUERIES = 20
+MIN_JUDGED_SHARE = 0.01
+MIN_AGREEMENT_SYSTEMS = 5
+JUDGED_DEPTH = 10
+
+
+@dataclass(frozen=True)
+class AuditWarning:
+    """One kind of problem, with its details (counts per system or run) for ``audit.json``."""
+
+    kind: str
+    level: str
+    message: str
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """``{"kind", "level", "message", ...details}``."""
+        return {"kind": self.kind, "level": self.level, "message": self.message, **self.details}
+
+    def line(self) -> str:
+        """One line for people: ``warning: few_queries: ...``."""
+        return f"{self.level}: {self.kind}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the detectors read: queries in each row's GSR regression, each audited system's share of judged
+    documents in its top 10, qrels documents missing from the corpus (None when not checked), the number of
+    audited systems and of measures the agreement would compare, and the runs' tie reports."""
+
+    gsr_queries: Mapping[str, int]
+    judged_share: Mapping[str, float]
+    qrels_documents: int
+    qrels_documents_missing: int | None
+    n_systems: int
+    agreement_measures: int
+    ties: Sequence[TieReport] = ()
+
+
+def few_queries(evidence: Evidence) -> AuditWarning | None:
+    few = {name: n for name, n in evidence.gsr_queries.items() if n < MIN_QUERIES}
+    if not few:
+        return None
+    least = min(few.values())
+    return AuditWarning("few_queries", "warning",
+                        f"GSR of {len(few)} of {len(evidence.gsr_queries)} runs uses fewer than {MIN_QUERIES} queries "
+                        f"(as few as {least}): CIs and p-values are unreliable", {"min_queries": MIN_QUERIES, "systems": few})
+
+
+def qrels_mismatch(evidence: Evidence) -> AuditWarning | None:
+    shares = {name: share for name, share in evidence.judged_share.items()}
+    low = bool(shares) and all(share < MIN_JUDGED_SHARE for share in shares.values())
+    missing = evidence.qrels_documents_missing
+    absent = missing is not None and evidence.qrels_documents > 0 and missing > evidence.qrels_documents / 2
+    if not (low or absent):
+        return None
+    reasons = []
+    if low:
+        reasons.append(f"at most {100 * max(shares.values()):.2g}% of each system's top {JUDGED_DEPTH} is judged")
+    if absent:
+        reasons.append(f"{missing} of the {evidence.qrels_documents} judged documents are not in the corpus")
+    return AuditWarning("qrels_mismatch", "warning",
+                        "runs and qrels look like different collections (or no system finds judged documents): "
+                        + "; ".join(reasons) + "; effectiveness and the perfect run mean little",
+                        {"judged_share_at_10": shares, "qrels_documents": evidence.qrels_documents,
+                         "qrels_documents_missing": missing})
+
+
+def few_systems(evidence: Evidence) -> AuditWarning | None:
+    if evidence.n_systems >= MIN_AGREEMENT_SYSTEMS or evidence.agreement_measures < 2:
+        return None
+    return AuditWarning("few_systems", "note",
+                        f"agreement needs {MIN_AGREEMENT_SYSTEMS} systems, not {evidence.n_systems}: Kendall's tau over fewer "
+                        "never reaches p < 0.05", {"n_systems": evidence.n_systems, "min_systems": MIN_AGREEMENT_SYSTEMS})
+
+
+def ties(evidence: Evidence) -> AuditWarning | None:
+    reordered = [t for t in evidence.ties if t.queries_reordered]
+    if not reordered:
+        return None
+    in_depth = sum(1 for t in reordered if t.queries_reordered_in_depth)
+    queries = sum(t.queries_reordered for t in reordered)
+    runs = f"{len(reordered)} run{'' if len(reordered) == 1 else 's'}"
+    return AuditWarning("ties", "note",
+                        f"{runs} {'has' if len(reordered) == 1 else 'have'} ties, ranked by document id as trec_eval does "
+                        f"({queries} quer{'y' if queries == 1 else 'ies'}; {in_depth} in depth)",
+                        {"runs": [t.to_dict() for t in reordered]})
+
+
+DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, qrels_mismatch, few_systems, ties)
+
+
+def detect(evidence: Evidence) -> list[AuditWarning]:
+    """Every warning of :data:`DETECTORS` that applies, in their order."""
+    return [w for w in (detector(evidence) for detector in DETECTORS) if w is not None]

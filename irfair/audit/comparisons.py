@@ -1,0 +1,162 @@
+"""System against system: every pair of the audited systems on every measure, and every row against the
+perfect run on GSR, from one matrix of per-query values (:class:`QueryValues`, systems × queries).
+
+For each pair (a, b) and measure: ``delta`` = value(a) − value(b) over the ``n_queries`` queries both have
+(the table's difference whenever both systems have the same queries); ``ci95``, the paired bootstrap CI;
+``p``, the paired randomization test (per query, swap the two systems' values; for GSR swap their g_q(L),
+GSR_a − GSR_b being the OLS slope of the differences on g(q)); ``p_adjusted``, corrected over the pairs of
+that measure. Means are compared for the effectiveness measures (trec_eval's per-query values) and the bias
+measures at each cut-off. The perfect and random runs are reference rows, not part of the pairs; every
+system's ΔGSR to the perfect run is corrected over the audited systems (the random run alone).
+All resampling is :mod:`irfair.measures.resampling`'s.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from ..errors import IrfairInputError
+from ..measures.resampling import CORRECTIONS, TEST_NAME, PairedTests, adjust_p, paired_mean_tests, paired_slope_tests
+
+GSR = "gsr"
+COMPARISON_COLUMNS = ("a", "b", "measure", "test", "delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries")
+CI_NAME = "paired percentile bootstrap over queries"
+
+
+@dataclass(frozen=True)
+class Inference:
+    """How differences are tested: resamples, seed, correction, α and the ``baseline`` the pairs are
+    restricted to (None: every pair)."""
+
+    n_bootstrap: int = 1000
+    n_permutations: int = 10_000
+    seed: int = 0
+    correction: str = "holm"
+    alpha: float = 0.05
+    baseline: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.correction not in CORRECTIONS:
+            raise IrfairInputError(None, None, f"correction must be one of {', '.join(CORRECTIONS)}, not {self.correction!r}")
+        if not (isinstance(self.alpha, (int, float)) and 0 < self.alpha < 1):
+            raise IrfairInputError(None, None, f"alpha must be between 0 and 1, not {self.alpha!r}")
+        for name in ("n_bootstrap", "n_permutations"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise IrfairInputError(None, None, f"{name} must be an integer >= 0, not {value!r}")
+
+    def to_dict(self) -> dict:
+        """The setting for ``audit.json``, with the test and CI named."""
+        return {"test": TEST_NAME, "ci": CI_NAME, **asdict(self)}
+
+    def describe(self, family: str = "") -> str:
+        """Test, permutations, correction (over ``family``), alpha, resamples and seed in words (under 100 characters
+        with a short ``family``)."""
+        over = f" over {family}" if family else ""
+        return (f"{TEST_NAME} test, {self.n_permutations} permutations, {self.correction}{over}, alpha {self.alpha:g}; "
+                f"95% CIs: {self.n_bootstrap} bootstrap resamples; seed {self.seed}")
+
+
+@dataclass(frozen=True)
+class QueryValues:
+    """Per-query values of every audited row on one query axis: ``query_genderedness`` g(q) of shape (n,),
+    and per measure a matrix of shape (len(systems), n), NaN where a row has no value (for ``gsr``: g_q(L)
+    of the queries each row uses)."""
+
+    qids: tuple[str, ...]
+    systems: tuple[str, ...]
+    query_genderedness: np.ndarray
+    values: dict[str, np.ndarray]
+
+    def rows(self, names) -> np.ndarray:
+        """Row positions of ``names``."""
+        index = {name: i for i, name in enumerate(self.systems)}
+        return np.array([index[name] for name in names], dtype=np.int64)
+
+
+def query_values(qids, per_system: dict[str, dict[str, pd.Series]], query_genderedness: pd.Series) -> QueryValues:
+    """Assemble :class:`QueryValues` from ``{system: {measure: Series indexed by qid}}`` (every system the same
+    measures, ``gsr`` first) and g(q) as a Series indexed by qid."""
+    qids = tuple(qids)
+    axis = pd.Index(qids)
+    systems = tuple(per_system)
+    measures = list(next(iter(per_system.values()))) if per_system else []
+
+    def placed(series: pd.Series) -> np.ndarray:
+        out = np.full(len(qids), np.nan)
+        at = axis.get_indexer(series.index)
+        out[at[at >= 0]] = series.to_numpy(dtype=np.float64)[at >= 0]
+        return out
+
+    values = {m: np.array([placed(per_system[s][m]) for s in systems]).reshape(len(systems), len(qids)) for m in measures}
+    return QueryValues(qids, systems, placed(query_genderedness), values)
+
+
+def pairs_of(systems, baseline: str | None = None) -> list[tuple[str, str]]:
+    """Pairs (a, b) compared: every pair in the given order, or with ``baseline`` each other system against
+    it (a = the other system, b = the baseline)."""
+    systems = list(systems)
+    if baseline is None:
+        return list(combinations(systems, 2))
+    if baseline not in systems:
+        raise IrfairInputError(None, None, f"baseline {baseline!r} is not an audited system (systems: {', '.join(systems)})")
+    return [(s, baseline) for s in systems if s != baseline]
+
+
+def compare_to_reference(values: QueryValues, names, reference: str, inference: Inference) -> PairedTests:
+    """GSR of each of ``names`` minus the ``reference`` row's (the perfect run), tested as the pairs are."""
+    rows = values.rows(names)
+    gsr = values.values[GSR]
+    return paired_slope_tests(values.query_genderedness, gsr[rows], np.repeat(gsr[values.rows([reference])], len(rows), axis=0),
+                              n_bootstrap=inference.n_bootstrap, n_permutations=inference.n_permutations, seed=inference.seed)
+
+
+def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame:
+    """One row per measure and pair (:data:`COMPARISON_COLUMNS`), measures in the order of ``values``."""
+    pairs = pairs_of(systems, inference.baseline)
+    if not pairs:
+        return pd.DataFrame(columns=list(COMPARISON_COLUMNS))
+    a = values.rows([p[0] for p in pairs])
+    b = values.rows([p[1] for p in pairs])
+    settings = {"n_bootstrap": inference.n_bootstrap, "n_permutations": inference.n_permutations, "seed": inference.seed}
+    tests = {}
+    others = [m for m in values.values if m != GSR]
+    if GSR in values.values:
+        tests[GSR] = paired_slope_tests(values.query_genderedness, values.values[GSR][a], values.values[GSR][b], **settings)
+    if others:
+        # every mean-type measure in one call: one set of permutations for all of them
+        stacked = paired_mean_tests(np.concatenate([values.values[m][a] for m in others]),
+                                    np.concatenate([values.values[m][b] for m in others]), **settings)
+        k = len(pairs)
+        for i, measure in enumerate(others):
+            part = slice(i * k, (i + 1) * k)
+            tests[measure] = PairedTests(*(getattr(stacked, f)[part] for f in ("delta", "ci_low", "ci_high", "p", "n_queries")))
+    frames = []
+    for measure in values.values:
+        test = tests[measure]
+        frames.append(pd.DataFrame({
+            "a": [p[0] for p in pairs], "b": [p[1] for p in pairs], "measure": measure, "test": TEST_NAME,
+            "delta": test.delta, "ci95_low": test.ci_low, "ci95_high": test.ci_high, "p": test.p,
+            "p_adjusted": adjust_p(test.p, inference.correction), "n_queries": test.n_queries.astype(np.int64),
+        }))
+    return pd.concat(frames, ignore_index=True)[list(COMPARISON_COLUMNS)]
+
+
+def comparison_records(frame: pd.DataFrame) -> list[dict]:
+    """The comparisons for ``audit.json``: objects with exactly ``a, b, measure, test, delta, ci95, p,
+    p_adjusted, n_queries`` (``ci95`` = [low, high]; null where undefined)."""
+    def number(value):
+        return float(value) if np.isfinite(value) else None
+
+    return [{"a": r.a, "b": r.b, "measure": r.measure, "test": r.test, "delta": number(r.delta),
+             "ci95": None if not (np.isfinite(r.ci95_low) and np.isfinite(r.ci95_high)) else [float(r.ci95_low), float(r.ci95_high)],
+             "p": number(r.p), "p_adjusted": number(r.p_adjusted), "n_queries": int(r.n_queries)}
+            for r in frame.itertuples(index=False)]
+
+
+def significant(frame: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """The comparisons whose adjusted p is below ``alpha``."""
+    return frame[frame["p_adjusted"] < alpha]

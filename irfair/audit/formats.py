@@ -1,0 +1,123 @@
+"""The summary and the comparisons in the shapes people paste elsewhere: Markdown, LaTeX (as IR papers print
+a results table: booktabs, superscript letters for significant differences, a caption naming the test) and
+tab-separated values. Every format is one function of :data:`FORMATTERS`.
+
+In Markdown and LaTeX each audited system has a letter and each value carries, as a superscript, the letters
+of the systems it is significantly higher than (adjusted p < α); ``*`` marks a ΔGSR to the perfect run with
+adjusted p < α. The perfect and random runs are reference rows above a rule.
+"""
+from __future__ import annotations
+
+import math
+
+from .comparisons import GSR
+from .result import AuditResult
+from .summary import ci, fmt
+from .verdict import comparison_table, higher_than
+
+LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                 "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text: str) -> str:
+    """Text safe inside LaTeX."""
+    return "".join(LATEX_SPECIAL.get(c, c) for c in str(text))
+
+
+def caption(result: AuditResult, latex: bool = False) -> str:
+    """What the table shows and how differences were tested: test, permutations, correction, α, resamples, seed."""
+    inference = result.inference
+    n_pairs = int((result.comparisons["measure"] == GSR).sum())
+    alpha = f"$\\alpha = {inference.alpha:g}$" if latex else f"α = {inference.alpha:g}"
+    delta = "$\\Delta$" if latex else "Δ"
+    minus = "$-$" if latex else "−"
+    family = f" over the {n_pairs} pairs of each measure" if n_pairs > 1 else ""
+    correction = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "none": "no"}[inference.correction]
+    return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "
+            f"(embeddings {result.embeddings}, depth {result.depth}), with the perfect and random runs for reference. "
+            f"GSR with its 95% bootstrap CI; {delta}: GSR {minus} GSR(perfect), * significant. Superscript letters: "
+            f"significantly higher than the systems with these letters (two-sided paired randomization tests, "
+            f"{inference.n_permutations:,} permutations, {correction} correction{family}, {alpha}, seed {inference.seed}; "
+            f"CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries).")
+
+
+def _rows(result: AuditResult):
+    """Per system: letter, name, kind, GSR cell parts, Δ cell, and per measure (value, letters)."""
+    table = result.table()
+    letters = result.letters
+    marks = {m: higher_than(result, m) for m in [GSR, *result.measures]}
+    for name, row in table.iterrows():
+        perfect = row["kind"] == "perfect"
+        p = row["delta_gsr_p_adjusted"]
+        star = "*" if isinstance(p, float) and math.isfinite(p) and p < result.inference.alpha else ""
+        yield {
+            "letter": letters.get(name, ""), "name": str(name), "kind": row["kind"],
+            "gsr": (fmt(row["gsr"], sign=True), marks[GSR].get(name, "")), "ci": ci(row["gsr_ci_low"], row["gsr_ci_high"]),
+            "delta": "–" if perfect else fmt(row["delta_gsr"], sign=True) + star,
+            "measures": [(fmt(row[m]), marks[m].get(name, "")) for m in result.measures],
+        }
+
+
+def format_markdown(result: AuditResult) -> str:
+    """The summary as a Markdown table (letters as ``<sup>``), its caption, then every pair's GSR comparison."""
+    headers = ["", "system", "gsr", "gsr_ci95", "delta_gsr", *result.measures]
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(["---", "---", "--:", "---", "--:", *["--:"] * len(result.measures)]) + "|"]
+
+    def sup(value: str, letters: str) -> str:
+        return f"{value}<sup>{letters}</sup>" if letters else value
+
+    for r in _rows(result):
+        cells = [r["letter"], r["name"], sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", caption(result)]
+    headers, rows = comparison_table(result)
+    if rows:
+        lines += ["", "GSR, every pair (delta = gsr(a) − gsr(b)):", "", "| " + " | ".join(headers) + " |",
+                  "|" + "|".join(["---", "---", "--:", "---", "--:", "--:", "--:"]) + "|"]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_latex(result: AuditResult) -> str:
+    """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption."""
+    measures = list(result.measures)
+    spec = "ll" + "r" * 3 + "r" * len(measures)
+    head = ["", "System", "GSR", "95\\% CI", "$\\Delta$ perfect", *(latex_escape(m) for m in measures)]
+
+    def cell(value: str, letters: str = "") -> str:
+        text = value.replace("-", "$-$") if value not in ("–", "n/a") else ("--" if value == "–" else value)
+        text = text.replace("*", "$^{*}$")
+        return text + (f"\\textsuperscript{{{letters}}}" if letters else "")
+
+    lines = ["\\begin{table}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
+             "\\label{tab:irfair-audit}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
+    rows = list(_rows(result))
+    references = [r for r in rows if r["kind"] != "system"]
+    systems = [r for r in rows if r["kind"] == "system"]
+    for group in (references, systems):
+        for r in group:
+            cells = [r["letter"], latex_escape(r["name"]), cell(*r["gsr"]), cell(r["ci"]), cell(r["delta"]),
+                     *(cell(v, m) for v, m in r["measures"])]
+            lines.append(" & ".join(cells) + " \\\\")
+        if group is references and references and systems:
+            lines.append("\\midrule")
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def latex_escape_caption(text: str) -> str:
+    """The caption escaped for LaTeX, keeping its ``$...$`` math."""
+    parts = text.split("$")
+    return "$".join(part if i % 2 else latex_escape(part) for i, part in enumerate(parts))
+
+
+def format_tsv(result: AuditResult) -> str:
+    """``table()`` as tab-separated values with a header line (empty cell = undefined), then a blank line and
+    the comparisons (every pair, every measure) the same way."""
+    summary = result.table().reset_index().to_csv(sep="\t", index=False, na_rep="", float_format="%.10g")
+    if result.comparisons.empty:
+        return summary
+    return summary + "\n" + result.comparisons.to_csv(sep="\t", index=False, na_rep="", float_format="%.10g")
+
+
+FORMATTERS = {"markdown": format_markdown, "latex": format_latex, "tsv": format_tsv}

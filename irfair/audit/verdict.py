@@ -1,0 +1,226 @@
+"""The answer first: what an audit concludes, in a few sentences and one table, shared by the terminal,
+``table.txt`` and ``report.html``.
+
+Sentences: which systems have GSR significantly above (or below) the perfect run's, which pairs of systems
+differ significantly in GSR, how many pairs differ on each effectiveness and bias measure, the query that
+moves a GSR most, then the warnings one line per kind (:mod:`.alerts`).
+
+Table: one row per system (the perfect and random runs first, as reference rows); each audited system has a
+letter, and the ``gsr>`` / ``MAP>`` columns list the letters of the systems it is significantly *higher*
+than (adjusted p < α), as IR papers mark significant differences; ``*`` marks a ΔGSR to the perfect run
+with adjusted p < α. ``wide`` adds every other column of :meth:`AuditResult.table`.
+"""
+from __future__ import annotations
+
+import math
+import textwrap
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+
+from .comparisons import GSR, significant
+from .result import AuditResult
+from .summary import ci, fmt
+
+WIDTH = 100
+BIAS_LABEL = "bias @10"
+MARK = "*"
+MIN_NAME = 8
+
+
+def higher_than(result: AuditResult, measure: str) -> dict[str, str]:
+    """Per audited system, the letters of the systems it is significantly higher than on ``measure``."""
+    letters = result.letters
+    found: dict[str, set[str]] = {name: set() for name in letters}
+    rows = significant(result.comparisons[result.comparisons["measure"] == measure], result.inference.alpha)
+    for r in rows.itertuples(index=False):
+        high, low = (r.a, r.b) if r.delta > 0 else (r.b, r.a)
+        if high in found and low in letters:
+            found[high].add(letters[low])
+    return {name: "".join(sorted(marks)) for name, marks in found.items()}
+
+
+def _counts(result: AuditResult, measures: Sequence[str], short: bool = False) -> str:
+    """``MAP 35, P@10 34``: per measure, the pairs whose adjusted p is below α (``short``: names without @t)."""
+    frame = result.comparisons
+    parts = []
+    for measure in measures:
+        rows = frame[frame["measure"] == measure]
+        if not rows.empty:
+            parts.append(f"{measure.split('@')[0] if short else measure} {int((rows['p_adjusted'] < result.inference.alpha).sum())}")
+    return ", ".join(parts)
+
+
+def _pair(r, numbers: bool = True) -> str:
+    """``high > low (+delta, p_adjusted p)`` of one comparison row."""
+    high, low, delta = (r.a, r.b, r.delta) if r.delta > 0 else (r.b, r.a, -r.delta)
+    return f"{high} > {low}" + (f" (+{delta:.4f}, p_adjusted {r.p_adjusted:.3f})" if numbers else "")
+
+
+def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> list[str]:
+    """The verdict in sentences (see the module docstring), each one line; ``warnings``: end with one line per
+    warning kind."""
+    inference = result.inference
+    alpha = inference.alpha
+    audited = result.audited
+    n_queries = result.perfect.gsr.n_queries
+    lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {n_queries} queries, {result.embeddings}, "
+             f"depth {result.depth}, {inference.correction} correction, alpha {alpha:g}"]
+    above = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] > 0]
+    below = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] < 0]
+    if not math.isfinite(result.perfect.gsr.slope) or not audited:
+        lines.append("GSR against the perfect run: not tested")
+    elif inference.n_permutations == 0:
+        lines.append("GSR against the perfect run: not tested (--permutations 0)")
+    else:
+        def names(group):
+            return ", ".join(f"{a.name} ({a.summary()['delta_gsr']:+.4f})" for a in group) or "none"
+        lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}")
+    gsr_rows = result.comparisons[result.comparisons["measure"] == GSR]
+    if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
+        found = significant(gsr_rows, alpha).sort_values("p_adjusted", kind="stable")
+        if found.empty:
+            best = gsr_rows.sort_values("p_adjusted", kind="stable").iloc[0]
+            none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
+            lines.append(f"GSR between systems: {none} (closest: {_pair(best, numbers=False)}, "
+                         f"p_adjusted {best['p_adjusted']:.3f})")
+        else:
+            shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
+            more = f"; and {len(found) - limit} more" if len(found) > limit else ""
+            lines.append(f"GSR between systems: {len(found)} of {len(gsr_rows)} pairs differ: {shown}{more}")
+        heads = [c for m in (result.bias.measures if result.bias else ()) if m.per_query is not None for c in m.headlines]
+        for label, part in (("effectiveness", _counts(result, list(result.measures))), (BIAS_LABEL, _counts(result, heads, short=True))):
+            if part:
+                lines.append(f"{label}, pairs differing (of {len(gsr_rows)}): {part}")
+    moved = _most_influential(result)
+    if moved:
+        lines.append(moved)
+    if warnings:
+        lines += [w.line() for w in result.warnings]
+    return lines
+
+
+def _significant_delta(audit, alpha: float) -> bool:
+    p = audit.delta_gsr_p_adjusted
+    return math.isfinite(p) and p < alpha
+
+
+def _most_influential(result: AuditResult) -> str | None:
+    best = None
+    for audit in result.audited:
+        frame = audit.influence
+        if frame.empty or not math.isfinite(frame["change"].iloc[0]):
+            continue
+        row = frame.iloc[0]
+        if best is None or abs(row["change"]) > abs(best[1]["change"]):
+            best = (audit, row)
+    if best is None:
+        return None
+    audit, row = best
+    pct = f", {row['change_pct']:+.0f}%" if math.isfinite(row["change_pct"]) else ""
+    return (f"largest one-query effect: {audit.name}'s GSR {audit.gsr.slope:+.4f} becomes {row['gsr_without']:+.4f} without "
+            f"query {row['qid']}{pct}")
+
+
+@dataclass(frozen=True)
+class VerdictTable:
+    """Headers and cells of the verdict table, which columns are numbers, and each row's kind."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    numeric: list[bool]
+    kinds: list[str]
+
+
+def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[str] | None = None) -> VerdictTable:
+    """The verdict table: letter, system, gsr, gsr_ci95, gsr>, delta_gsr (with ``*``), p_adjusted, the first
+    effectiveness measure (or ``measures``) and its letters; ``wide``: every measure and the other columns of
+    ``table()``."""
+    table = result.table()
+    letters = result.letters
+    measures = list(result.measures) if wide else list(result.measures[:1] if measures is None else measures)
+    marks = {m: higher_than(result, m) for m in [GSR, *measures]}
+    headers = ["", "system", "gsr", "gsr_ci95", "gsr>", "delta_gsr", "p_adjusted"]
+    if wide:
+        headers[6:6] = ["delta_gsr_ci95", "delta_gsr_p"]
+        headers += ["relative_gsr_pct", "n_queries", "n_evaluated"]
+    for m in measures:
+        headers += [m, f"{m}>"] + ([f"{m}_ci95"] if wide else [])
+    rows, kinds = [], []
+    compared = len(letters) >= 2  # letters mark differences between 2 to 26 systems
+    for name, row in table.iterrows():
+        kind = row["kind"]
+        perfect = kind == "perfect"
+        delta = "-" if perfect else fmt(row["delta_gsr"], sign=True) + (MARK if _p_below(row["delta_gsr_p_adjusted"], result) else " ")
+        cells = [letters.get(name, ""), str(name), fmt(row["gsr"], sign=True), ci(row["gsr_ci_low"], row["gsr_ci_high"]),
+                 marks[GSR].get(name, ""), delta, "-" if perfect else fmt(row["delta_gsr_p_adjusted"], 3)]
+        if wide:
+            cells[6:6] = ["-" if perfect else ci(row["delta_gsr_ci_low"], row["delta_gsr_ci_high"]),
+                          "-" if perfect else fmt(row["delta_gsr_p"], 3)]
+            relative = "-" if perfect else ("n/a" if not math.isfinite(row["relative_gsr_pct"]) else f"{row['relative_gsr_pct']:+.1f}%")
+            cells += [relative, str(int(row["n_queries"])), str(int(row["n_evaluated"]))]
+        for m in measures:
+            cells += [fmt(row[m]), marks[m].get(name, "")] + ([ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"])] if wide else [])
+        rows.append(cells)
+        kinds.append(kind)
+    if not compared:
+        keep = [i for i, h in enumerate(headers) if h != "" and not h.endswith(">")]
+        headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
+    numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
+    return VerdictTable(headers, rows, numeric, kinds)
+
+
+def _p_below(p: float, result: AuditResult) -> bool:
+    return isinstance(p, float) and math.isfinite(p) and p < result.inference.alpha
+
+
+def legend(result: AuditResult) -> list[str]:
+    """The lines under the verdict table: what the marks mean and how they were tested."""
+    inference = result.inference
+    n_pairs = int((result.comparisons["measure"] == GSR).sum())
+    first = result.measures[0] if result.measures else "MAP"
+    marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.letters) >= 2 else ""
+    lines = [f"{MARK}: delta_gsr = gsr - gsr(perfect) significant{marks}"]
+    family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure"
+    described = inference.describe(family if n_pairs else "the systems")
+    cut = described.index("; 95%")
+    return lines + [described[:cut], described[cut + 2:]]
+
+
+def fixed_width(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None, shrink: int = 1) -> list[str]:
+    """Left-aligned columns two spaces apart under a dashed rule; with ``width``, column ``shrink`` (the system
+    names) is cut (ending in ``~``) so that lines fit, down to :data:`MIN_NAME` characters."""
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
+    if width is not None:
+        excess = sum(widths) + 2 * (len(widths) - 1) - width
+        if excess > 0:
+            widths[shrink] = max(MIN_NAME, widths[shrink] - excess)
+
+    def cut(text: str, i: int) -> str:
+        return text if len(text) <= widths[i] else text[:widths[i] - 1] + "~"
+
+    def line(cells) -> str:
+        return "  ".join(cut(c, i).ljust(widths[i]) for i, c in enumerate(cells)).rstrip()
+
+    return [line(headers), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
+
+
+def format_verdict(result: AuditResult, wide: bool = False) -> str:
+    """The verdict block: sentences, table, legend and a pointer to the rest (≤ 100 columns unless ``wide``)."""
+    table = verdict_table(result, wide)
+    said = [part for line in sentences(result) for part in textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_long_words=False,
+                                                                            break_on_hyphens=False)]
+    shrink = table.headers.index("system")
+    lines = said + [""] + fixed_width(table.headers, table.rows, None if wide else WIDTH, shrink) + [""] + legend(result)
+    if not wide:
+        lines.append("every column: --wide; every comparison: comparisons.csv or --format tsv|json; details: audit.json")
+    return "\n".join(lines)
+
+
+def comparison_table(result: AuditResult, measure: str = GSR) -> tuple[list[str], list[list[str]]]:
+    """Headers and cells of one measure's comparisons (every pair): a, b, delta, ci95, p, p_adjusted, n_queries."""
+    frame: pd.DataFrame = result.comparisons[result.comparisons["measure"] == measure]
+    rows = [[r.a, r.b, fmt(r.delta, sign=True), ci(r.ci95_low, r.ci95_high), fmt(r.p, 4), fmt(r.p_adjusted, 4), str(r.n_queries)]
+            for r in frame.itertuples(index=False)]
+    return ["a", "b", "delta", "ci95", "p", "p_adjusted", "n_queries"], rows

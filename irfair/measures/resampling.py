@@ -1,0 +1,271 @@
+"""Resampling over queries, the one place every CI, paired test and correction of an audit comes from.
+
+A **bootstrap resample** of n queries is one row of ``np.random.default_rng(seed).integers(0, n, size=(B, n))``:
+query positions drawn with replacement. It is used as a row of counts (how often each query was drawn,
+:func:`bootstrap_weights`), so that a resampled mean is ``weights @ values / n`` and a resampled OLS slope a
+few weighted sums, for a whole matrix of systems, measures or pairs at once.
+
+A **permutation** of a paired comparison is one row of :func:`sign_flips`: per query, +1 keeps the two
+systems' values and −1 swaps them, which flips the sign of the per-query difference. The rows are drawn
+over the audit's query positions, so one permutation swaps the same queries for every pair and measure;
+a query that a pair lacks contributes nothing. For a mean, the statistic is the sum of the differences;
+for GSR, GSR_a − GSR_b is the OLS slope of the differences g_q(L_a) − g_q(L_b) on g(q) (Fabris et al.,
+Eq. 3, is linear in g_q(L)), i.e. Σ (g(q) − ḡ)(d_q) / Σ (g(q) − ḡ)², so swapping a query's two lists flips
+its term. The two-sided p-value is (1 + #{|T*| ≥ |T|}) / (B + 1) (Phipson & Smyth 2010: never 0).
+
+Corrections over a family of m tests (NaN p-values are not part of the family and stay NaN):
+``bonferroni`` min(1, m·p); ``holm`` step-down, p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) p_(j)); ``bh``
+(Benjamini–Hochberg) step-up, p̃_(i) = min_{j ≥ i} min(1, m p_(j) / j); ``none`` p.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import IrfairInputError
+
+CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+TEST_NAME = "paired randomization"
+# statistics whose |T*| is within this share of Σ|terms| of |T| count as ties (floating-point sums in another order)
+_TIE = 1e-9
+_MAX_CELLS = 1 << 22  # resamples × columns per block of a product (32 MiB of float64)
+
+
+def bootstrap_indices(n: int, n_resamples: int, seed: int) -> np.ndarray:
+    """Bootstrap resamples of ``n`` query positions, int array of shape (n_resamples, n), from ``seed``."""
+    return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+
+
+def bootstrap_weights(n: int, n_resamples: int, seed: int) -> np.ndarray:
+    """The resamples of :func:`bootstrap_indices` as counts: float array (n_resamples, n), row b holding how
+    often each query was drawn in resample b (each row sums to n)."""
+    indices = bootstrap_indices(n, n_resamples, seed)
+    offsets = indices + n * np.arange(n_resamples)[:, None]
+    return np.bincount(offsets.ravel(), minlength=n_resamples * n).reshape(n_resamples, n).astype(np.float64)
+
+
+def sign_flips(n: int, n_permutations: int, seed: int) -> np.ndarray:
+    """Random swaps of ``n`` paired queries: float array (n_permutations, n) of ±1, from ``seed``."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 2, size=(n_permutations, n), dtype=np.int8).astype(np.float64) * 2.0 - 1.0
+
+
+def percentile_ci(samples: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval of each column of ``samples`` (shape (B,) or (B, k)) over its finite values;
+    NaN where a column has none. Returns ``(low, high)``, scalars' arrays of shape () or (k,)."""
+    samples = np.asarray(samples, dtype=np.float64)
+    tail = (1 - level) / 2 * 100
+    finite = np.isfinite(samples)
+    if len(samples) and finite.all():
+        low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
+        return low, high
+    shape = samples.shape[1:]
+    low, high = np.full(shape, np.nan), np.full(shape, np.nan)
+    has = finite.any(axis=0)
+    if np.any(has):
+        with np.errstate(invalid="ignore"):
+            values = np.nanpercentile(samples[:, has] if shape else samples, [tail, 100 - tail], axis=0)
+        if shape:
+            low[has], high[has] = values
+        else:
+            low, high = values
+    return low, high
+
+
+def slopes_from_weights(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """OLS slopes of each row of ``y`` (shape (k, n)) on ``x`` (n,) under each row of ``weights`` (B, n):
+    shape (B, k); NaN where a resample's x has (numerically) no spread."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.atleast_2d(np.asarray(y, dtype=np.float64))
+    total = weights.sum(axis=1)
+    mean_x = weights @ x / total
+    sxx = weights @ (x * x) - total * mean_x**2
+    sxy = weights @ (y * x).T - (total * mean_x)[:, None] * (weights @ y.T) / total[:, None]
+    degenerate = sxx <= 1e-12 * np.maximum(weights @ (x * x), 1e-300)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        slopes = sxy / np.where(degenerate, 1.0, sxx)[:, None]
+    slopes[degenerate] = np.nan
+    return slopes
+
+
+def slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> tuple[float, float]:
+    """Percentile bootstrap CI of the OLS slope of y on x (both shape (n,)); NaN with n < 3 or no resamples."""
+    if n_bootstrap <= 0 or len(x) < 3:
+        return float("nan"), float("nan")
+    low, high = percentile_ci(slopes_from_weights(x, y[None, :], bootstrap_weights(len(x), n_bootstrap, seed))[:, 0], level)
+    return float(low), float(high)
+
+
+@dataclass(frozen=True)
+class MeanCIs:
+    """Means over queries of k rows of values, each over its finite values, with percentile bootstrap CIs
+    (arrays of shape (k,); ``n_queries``: finite values per row)."""
+
+    mean: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    n_queries: np.ndarray
+
+
+def mean_cis(values: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> MeanCIs:
+    """Mean of each row of ``values`` (shape (k, n); NaN = no value) over its finite values, with a percentile
+    bootstrap CI drawn over those values (:func:`bootstrap_weights` of their count, so rows with the same
+    queries share resamples). CI NaN with fewer than 2 values or no resamples."""
+    values = np.atleast_2d(np.asarray(values, dtype=np.float64))
+    finite = np.isfinite(values)
+    counts = finite.sum(axis=1)
+    filled = np.where(finite, values, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = filled.sum(axis=1) / counts
+    low, high = np.full(len(values), np.nan), np.full(len(values), np.nan)
+    if n_bootstrap > 0:
+        for mask, rows in _groups(finite):
+            n = int(mask.sum())
+            if n < 2:
+                continue
+            weights = bootstrap_weights(n, n_bootstrap, seed)
+            resampled = weights @ filled[rows][:, mask].T / n
+            low[rows], high[rows] = percentile_ci(resampled, level)
+    return MeanCIs(means, low, high, counts)
+
+
+def jackknife_slopes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """OLS slope of y on x (shape (n,)) with each query left out in turn: shape (n,), NaN where the
+    remaining x has no spread (needs n ≥ 3)."""
+    x = np.asarray(x, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    n = len(x)
+    if n < 3:
+        return np.full(n, np.nan)
+    m = n - 1
+    sx, sy, sxx, sxy = x.sum() - x, y.sum() - y, (x * x).sum() - x * x, (x * y).sum() - x * y
+    denominator = sxx - sx * sx / m
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (sxy - sx * sy / m) / denominator
+    out[denominator <= 1e-12 * np.maximum(sxx, 1e-300)] = np.nan
+    return out
+
+
+@dataclass(frozen=True)
+class PairedTests:
+    """k paired comparisons: ``delta`` (a − b over the queries both have), its percentile bootstrap CI,
+    the two-sided randomization p-value and the number of queries (arrays of shape (k,))."""
+
+    delta: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    p: np.ndarray
+    n_queries: np.ndarray
+
+
+def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
+                      level: float = 0.95) -> PairedTests:
+    """Mean over queries of a − b for each row of ``a`` and ``b`` (shape (k, n), columns = the audit's query
+    positions, NaN where a system has no value), over the queries both have, with the paired bootstrap CI
+    and the paired randomization test (see the module docstring)."""
+    differences = np.atleast_2d(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
+    both = np.isfinite(differences)
+    terms = np.where(both, differences, 0.0)
+    counts = both.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        delta = terms.sum(axis=1) / counts
+    p = randomization_p(terms, n_permutations, seed)
+    low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
+    if n_bootstrap > 0:
+        for mask, rows in _groups(both):
+            n = int(mask.sum())
+            if n < 2:
+                continue
+            resampled = bootstrap_weights(n, n_bootstrap, seed) @ terms[rows][:, mask].T / n
+            low[rows], high[rows] = percentile_ci(resampled, level)
+    p[counts == 0] = np.nan
+    return PairedTests(delta, low, high, p, counts)
+
+
+def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
+                       level: float = 0.95) -> PairedTests:
+    """GSR_a − GSR_b for each row of ``a`` and ``b`` (g_q(L) of two systems, shape (k, n), NaN where a query is
+    not used) on ``x`` = g(q) (shape (n,)): the OLS slope of the per-query differences on g(q) over the
+    queries both use, with the paired bootstrap CI (resampling those queries) and the randomization test
+    that swaps the two systems' g_q(L) per query. NaN with fewer than 3 common queries."""
+    x = np.asarray(x, dtype=np.float64)
+    differences = np.atleast_2d(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
+    both = np.isfinite(differences) & np.isfinite(x)[None, :]
+    counts = both.sum(axis=1)
+    xs = np.where(both, x[None, :], 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centred = np.where(both, xs - (xs.sum(axis=1) / counts)[:, None], 0.0)
+        sxx = (centred * centred).sum(axis=1)
+        terms = centred * np.where(both, differences, 0.0)
+        delta = terms.sum(axis=1) / sxx
+    usable = (counts >= 3) & (sxx > 0)
+    delta[~usable] = np.nan
+    p = randomization_p(terms, n_permutations, seed)
+    p[~usable] = np.nan
+    low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
+    if n_bootstrap > 0:
+        for mask, rows in _groups(both):
+            rows = rows[usable[rows]]
+            if len(rows) == 0:
+                continue
+            weights = bootstrap_weights(int(mask.sum()), n_bootstrap, seed)
+            slopes = slopes_from_weights(x[mask], differences[rows][:, mask], weights)
+            low[rows], high[rows] = percentile_ci(slopes, level)
+    return PairedTests(delta, low, high, p, counts)
+
+
+def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
+    """Two-sided p of T = Σ_q terms[:, q] for each row of ``terms`` (shape (k, n)) against T* = Σ_q s_q terms[:, q]
+    under the :func:`sign_flips` s (one matrix for all rows): (1 + #{|T*| ≥ |T|}) / (B + 1). NaN when B = 0."""
+    terms = np.atleast_2d(terms)
+    k, n = terms.shape
+    if n_permutations <= 0 or k == 0:
+        return np.full(k, np.nan)
+    flips = sign_flips(n, n_permutations, seed)
+    observed = np.abs(terms.sum(axis=1))
+    threshold = observed - _TIE * np.abs(terms).sum(axis=1)
+    count = np.zeros(k, dtype=np.int64)
+    step = max(1, _MAX_CELLS // n_permutations)
+    for start in range(0, k, step):
+        block = np.abs(flips @ terms[start:start + step].T)
+        count[start:start + step] = (block >= threshold[start:start + step]).sum(axis=0)
+    return (count + 1) / (n_permutations + 1)
+
+
+def adjust_p(p: np.ndarray, method: str = "holm") -> np.ndarray:
+    """Adjusted p-values of one family of tests (shape (m,); see the module docstring for the methods)."""
+    if method not in CORRECTIONS:
+        raise IrfairInputError(None, None, f"correction must be one of {', '.join(CORRECTIONS)}, not {method!r}")
+    p = np.asarray(p, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = len(finite)
+    if m == 0:
+        return out
+    values = p[finite]
+    if method == "none":
+        adjusted = values
+    elif method == "bonferroni":
+        adjusted = np.minimum(1.0, values * m)
+    else:
+        order = np.argsort(values, kind="stable")
+        ranked = values[order]
+        if method == "holm":
+            steps = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ranked))
+        else:
+            steps = np.minimum.accumulate(np.minimum(1.0, ranked * m / np.arange(1, m + 1))[::-1])[::-1]
+        adjusted = np.empty(m)
+        adjusted[order] = steps
+    out[finite] = adjusted
+    return out
+
+
+def _groups(mask: np.ndarray):
+    """``(columns, rows)`` for each distinct row of the boolean matrix ``mask`` (rows sharing their queries)."""
+    if len(mask) == 0:
+        return
+    unique, inverse = np.unique(mask, axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    for i, columns in enumerate(unique):
+        yield columns, np.flatnonzero(inverse == i)

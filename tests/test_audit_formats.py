@@ -1,0 +1,110 @@
+"""What `irfair audit` prints: the verdict first within 100 columns (letters for significant differences, long
+names cut), and the summary and comparisons as Markdown, LaTeX (booktabs, superscripts, a caption naming
+the test) and TSV. Differences are set by hand on a real (tiny) audit so every mark can be predicted."""
+import math
+
+import pandas as pd
+import pytest
+
+from irfair.audit import audit
+from irfair.audit.comparisons import COMPARISON_COLUMNS
+from irfair.audit.report import render
+from irfair.audit.verdict import higher_than, sentences
+from irfair.trec import Topic
+
+DOCS = {"d1": "the woman is a nurse and she", "d2": "the man is a doctor and he", "d3": "she is a girl", "d4": "he is a boy",
+        "d5": "table nurse doctor", "d6": "the girl and the boy"}
+TOPICS = {"6": Topic("6", "woman nurse"), "7": Topic("7", "man doctor"), "8": Topic("8", "girl table")}
+QRELS = {"6": {"d1": 1}, "7": {"d2": 1}, "8": {"d6": 1}}
+LONG = "a_system_name_far_longer_than_any_column_should_be"
+
+
+@pytest.fixture(scope="module")
+def result():
+    from helpers import hand_embeddings
+
+    runs = {LONG: {"6": ["d1", "d5"], "7": ["d2", "d4"], "8": ["d6", "d3"]},
+            "w2v_si": {"6": ["d5", "d1"], "7": ["d4", "d2"], "8": ["d3", "d6"]},
+            "c": {"6": ["d3"], "7": ["d1"], "8": ["d2"]}}
+    found = audit(runs, QRELS, TOPICS, DOCS, hand_embeddings(), n_bootstrap=50, n_permutations=99, cache_dir=False)
+    # set by hand: LONG has higher MAP than w2v_si and c; c has higher GSR than w2v_si (delta of w2v_si − c < 0)
+    rows = [(LONG, "w2v_si", "gsr", 0.9, 0.3), (LONG, "c", "gsr", 1.2, 0.4), ("w2v_si", "c", "gsr", -0.3, 0.01),
+            (LONG, "w2v_si", "MAP", 0.5, 0.01), (LONG, "c", "MAP", 1.0, 0.02), ("w2v_si", "c", "MAP", 0.5, 0.2)]
+    found.comparisons = pd.DataFrame([{"a": a, "b": b, "measure": m, "test": "paired randomization", "delta": d, "ci95_low": d - 0.1,
+                                       "ci95_high": d + 0.1, "p": p / 3, "p_adjusted": p, "n_queries": 3} for a, b, m, d, p in rows],
+                                     columns=list(COMPARISON_COLUMNS))
+    return found
+
+
+def test_letters_mark_what_each_system_is_significantly_higher_than(result):
+    assert result.letters == {LONG: "a", "w2v_si": "b", "c": "c"}
+    assert higher_than(result, "gsr") == {LONG: "", "w2v_si": "", "c": "b"}
+    assert higher_than(result, "MAP") == {LONG: "bc", "w2v_si": "", "c": ""}
+
+
+def test_the_verdict_fits_100_columns(result):
+    lines = render(result, "table").splitlines()
+    assert max(map(len, lines)) <= 100
+    assert lines[0] == "irfair audit: 3 systems, 3 queries, hand, depth auto, holm correction, alpha 0.05"
+    assert lines[2] == "GSR between systems: 1 of 3 pairs differ: c > w2v_si (+0.3000, p_adjusted 0.010)"
+    assert lines[3] == "effectiveness, pairs differing (of 3): MAP 2"  # the measures compared (here set by hand)
+    assert any(line.startswith("warning: few_queries: GSR of 5 of 5 runs uses fewer than 20 queries") for line in lines)
+    header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["system", "gsr"])
+    rows = {line[:2].strip(): line for line in lines[header + 2:header + 7]}
+    # the long name is cut (ending in ~) so that the row fits; letters after the values they mark
+    assert rows["a"].split()[1].endswith("~") and rows["a"].split()[-1] == "bc" and rows["c"].split()[5] == "b"
+    wide = render(result, "table", wide=True).splitlines()
+    assert any(LONG in line for line in wide) and max(map(len, wide)) > 100
+
+
+def test_markdown(result):
+    text = render(result, "markdown")
+    lines = text.splitlines()
+    assert lines[0] == "|  | system | gsr | gsr_ci95 | delta_gsr | MAP | nDCG@100 | P@10 |"
+    assert lines[1] == "|---|---|--:|---|--:|--:|--:|--:|"
+    assert lines[4].startswith(f"| a | {LONG} | +1.0055 | [") and "| 1.0000<sup>bc</sup> |" in lines[4]
+    assert lines[6].startswith("| c | c | -0.2263<sup>b</sup> |")
+    caption = lines[8]
+    assert "two-sided paired randomization tests, 99 permutations, Holm correction over the 3 pairs of each measure" in caption
+    assert "α = 0.05, seed 0; CIs from 50 bootstrap resamples of the queries" in caption
+    assert lines[-1] == "| w2v_si | c | -0.3000 | [-0.4000, -0.2000] | 0.0033 | 0.0100 | 3 |"
+
+
+def test_latex(result):
+    text = render(result, "latex")
+    lines = text.splitlines()
+    assert lines[:2] == ["\\begin{table}[t]", "\\centering"] and lines[-3:] == ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    assert "\\toprule" in lines and lines.count("\\midrule") == 2  # under the header, and between the reference rows and the systems
+    caption = next(line for line in lines if line.startswith("\\caption{"))
+    assert "$\\alpha = 0.05$" in caption and "99 permutations, Holm correction" in caption and "95\\% bootstrap CI" in caption
+    assert caption.count("{") == caption.count("}")
+    row = next(line for line in lines if line.startswith("a & "))
+    assert "a\\_system\\_name" in row and "1.0000\\textsuperscript{bc}" in row and row.endswith(" \\\\")
+    assert next(line for line in lines if line.startswith("c & ")).startswith("c & c & $-$0.2263\\textsuperscript{b} & [$-$")
+    assert "& -- &" in next(line for line in lines if line.startswith(" & perfect"))
+
+
+def test_tsv_holds_the_summary_then_every_comparison(result):
+    summary, comparisons = render(result, "tsv").split("\n\n")
+    assert summary.splitlines()[0].split("\t")[:3] == ["system", "kind", "gsr"] and len(summary.splitlines()) == 6
+    rows = [line.split("\t") for line in comparisons.splitlines()]
+    assert rows[0] == list(COMPARISON_COLUMNS) and len(rows) == 7
+    assert rows[3][:3] == ["w2v_si", "c", "gsr"] and float(rows[3][4]) == -0.3
+
+
+def test_sentences_without_permutations_or_systems(result):
+    from irfair.audit.comparisons import Inference
+
+    result = __import__("copy").copy(result)
+    result.inference = Inference(n_permutations=0)
+    assert sentences(result)[1] == "GSR against the perfect run: not tested (--permutations 0)"
+    assert math.isnan(result.perfect.delta_gsr_p_adjusted)
+
+
+def test_the_command_line_offers_what_the_library_does():
+    """cli.options names the formats and corrections without importing the audit (numpy, pandas): keep them equal."""
+    from irfair.audit.report import FORMATS
+    from irfair.cli.options import AUDIT_FORMATS, CORRECTIONS
+    from irfair.measures.resampling import CORRECTIONS as LIBRARY_CORRECTIONS
+
+    assert AUDIT_FORMATS == FORMATS and CORRECTIONS == LIBRARY_CORRECTIONS

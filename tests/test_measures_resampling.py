@@ -1,0 +1,147 @@
+"""Resampling over queries: bootstrap counts equal the drawn indices, slopes and means under them equal
+refits on the resampled queries, randomization p-values equal an exact enumeration of every swap (an
+independent implementation) within Monte-Carlo error, and corrections equal values worked out by hand."""
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from irfair.errors import IrfairInputError
+from irfair.measures.resampling import (
+    adjust_p,
+    bootstrap_indices,
+    bootstrap_weights,
+    jackknife_slopes,
+    mean_cis,
+    paired_mean_tests,
+    paired_slope_tests,
+    percentile_ci,
+    sign_flips,
+    slopes_from_weights,
+)
+
+
+def test_weights_count_the_drawn_indices():
+    indices = bootstrap_indices(7, 50, seed=4)
+    weights = bootstrap_weights(7, 50, seed=4)
+    assert weights.shape == (50, 7) and (weights.sum(axis=1) == 7).all()
+    for row, drawn in zip(weights, indices):
+        assert row.tolist() == np.bincount(drawn, minlength=7).tolist()
+    flips = sign_flips(5, 1000, seed=1)
+    assert set(np.unique(flips)) == {-1.0, 1.0} and abs(flips.mean()) < 0.05
+    assert np.array_equal(flips, sign_flips(5, 1000, seed=1)) and not np.array_equal(flips, sign_flips(5, 1000, seed=2))
+
+
+def test_slopes_and_means_under_weights_equal_refits_on_the_resampled_queries():
+    rng = np.random.default_rng(1)
+    x, y = rng.normal(size=30), rng.normal(size=(2, 30))
+    indices = bootstrap_indices(30, 20, seed=3)
+    slopes = slopes_from_weights(x, y, bootstrap_weights(30, 20, seed=3))
+    for k in range(2):
+        assert np.allclose(slopes[:, k], [np.polyfit(x[i], y[k][i], 1)[0] for i in indices], atol=1e-12)
+    values = np.array([[1.0, np.nan, 2.0, 3.0, 4.0], [0.5, 0.1, 0.2, np.nan, 0.9]])
+    found = mean_cis(values, 200, seed=7)
+    assert found.mean.tolist() == pytest.approx([2.5, 0.425]) and found.n_queries.tolist() == [4, 4]
+    finite = values[0][np.isfinite(values[0])]
+    means = finite[bootstrap_indices(4, 200, seed=7)].mean(axis=1)
+    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), abs=1e-12)
+    # a constant resample of x has no slope
+    assert np.isnan(slopes_from_weights(np.array([1.0, 2.0]), np.array([[1.0, 2.0]]), np.array([[2.0, 0.0]]))[0, 0])
+
+
+def test_percentile_ci_skips_undefined_resamples():
+    low, high = percentile_ci(np.array([[1.0, np.nan], [np.nan, np.nan], [3.0, np.nan]]))
+    assert (low[0], high[0]) == pytest.approx((1.05, 2.95)) and math.isnan(low[1]) and math.isnan(high[1])
+    assert all(math.isnan(v) for v in percentile_ci(np.empty(0)))
+
+
+def test_jackknife_equals_refits_without_each_query():
+    rng = np.random.default_rng(5)
+    x, y = rng.normal(size=12), rng.normal(size=12)
+    expected = [np.polyfit(np.delete(x, q), np.delete(y, q), 1)[0] for q in range(12)]
+    assert np.allclose(jackknife_slopes(x, y), expected, atol=1e-12)
+    # without query 2 the remaining x are equal: no slope
+    assert np.isnan(jackknife_slopes(np.array([1.0, 1.0, 5.0]), np.array([0.0, 1.0, 2.0]))[2])
+
+
+def _exact_sign_flip_p(statistic, a, b):
+    """Every one of the 2^n swaps of a's and b's values, each refitted with ``statistic``: the exact
+    two-sided p = #{|T*| ≥ |T|} / 2^n (written independently of irfair's sums)."""
+    observed = abs(statistic(a, b))
+    n, hits = len(a), 0
+    for swap in itertools.product((False, True), repeat=n):
+        swap = np.array(swap)
+        hits += abs(statistic(np.where(swap, b, a), np.where(swap, a, b))) >= observed - 1e-12
+    return hits / 2**n
+
+
+def test_paired_mean_p_agrees_with_exact_enumeration():
+    rng = np.random.default_rng(11)
+    a = rng.normal(0.3, 1.0, size=(3, 11))
+    b = a - rng.normal([[0.0], [0.4], [0.9]], 0.8, size=(3, 11))
+    b[2, 0] = a[2, 0]  # a query both systems score alike
+    found = paired_mean_tests(a, b, n_bootstrap=500, n_permutations=20_000, seed=3)
+    for k in range(3):
+        exact = _exact_sign_flip_p(lambda u, v: np.mean(u - v), a[k], b[k])
+        # Monte-Carlo error of a proportion from 20,000 draws: within 4 standard errors
+        assert abs(found.p[k] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
+        assert found.delta[k] == pytest.approx(np.mean(a[k] - b[k]))
+    # bootstrap CI: percentiles of the mean difference over resampled queries
+    means = (a[1] - b[1])[bootstrap_indices(11, 500, seed=3)].mean(axis=1)
+    assert (found.ci_low[1], found.ci_high[1]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), abs=1e-12)
+    assert found.n_queries.tolist() == [11, 11, 11]
+
+
+def test_paired_slope_p_agrees_with_exact_enumeration_of_swapped_lists():
+    rng = np.random.default_rng(12)
+    x = rng.normal(0, 0.1, size=10)
+    a = 0.8 * x + rng.normal(0, 0.05, size=10)
+    b = 0.1 * x + rng.normal(0, 0.05, size=10)
+    found = paired_slope_tests(x, a[None], b[None], n_bootstrap=400, n_permutations=20_000, seed=9)
+
+    def slope_difference(u, v):
+        return np.polyfit(x, u, 1)[0] - np.polyfit(x, v, 1)[0]
+
+    exact = _exact_sign_flip_p(slope_difference, a, b)
+    assert 0.001 < exact < 0.2
+    assert abs(found.p[0] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
+    assert found.delta[0] == pytest.approx(slope_difference(a, b), abs=1e-12)
+    differences = [np.polyfit(x[i], a[i], 1)[0] - np.polyfit(x[i], b[i], 1)[0] for i in bootstrap_indices(10, 400, seed=9)]
+    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(tuple(np.percentile(differences, [2.5, 97.5])), abs=1e-10)
+
+
+def test_paired_tests_on_common_queries_ties_and_degenerate_cases():
+    x = np.array([-0.2, -0.1, 0.0, 0.1, 0.2, np.nan])
+    a = np.array([[0.0, 1.0, 2.0, 3.0, np.nan, 7.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]])
+    b = np.array([[0.0, 0.0, 0.0, 0.0, 9.0, 7.0], [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]])
+    means = paired_mean_tests(a, b, n_bootstrap=100, n_permutations=999, seed=0)
+    # row 0: queries 0-3 and 5 are common (query 4 is missing from a): mean of 0, 1, 2, 3, 0
+    assert means.n_queries.tolist() == [5, 6] and means.delta[0] == pytest.approx(6 / 5)
+    # identical systems: every swap ties the observed 0, p = 1; the CI collapses to 0
+    assert means.p[1] == 1.0 and means.delta[1] == 0.0 and (means.ci_low[1], means.ci_high[1]) == (0.0, 0.0)
+    slopes = paired_slope_tests(x, a, b, n_bootstrap=100, n_permutations=999, seed=0)
+    # row 0: x has no value for query 5, a none for query 4: slope of 0, 1, 2, 3 on -0.2..0.1 is 10
+    assert slopes.n_queries.tolist() == [4, 5] and slopes.delta[0] == pytest.approx(10.0)
+    assert slopes.p[1] == 1.0
+    few = paired_slope_tests(x[:2], a[:1, :2], b[:1, :2], n_bootstrap=10, n_permutations=10, seed=0)
+    assert np.isnan(few.delta[0]) and np.isnan(few.p[0]) and np.isnan(few.ci_low[0])
+    none = paired_mean_tests(a, b, n_bootstrap=0, n_permutations=0, seed=0)
+    assert none.delta[0] == pytest.approx(6 / 5) and np.isnan(none.p).all() and np.isnan(none.ci_low).all()
+
+
+def test_corrections_by_hand():
+    p = np.array([0.01, 0.04, 0.03, 0.005])
+    # sorted 0.005, 0.01, 0.03, 0.04; Holm: 4·0.005 = 0.02, 3·0.01 = 0.03, 2·0.03 = 0.06, max(1·0.04, 0.06) = 0.06
+    assert adjust_p(p, "holm").tolist() == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert adjust_p(p, "bonferroni").tolist() == pytest.approx([0.04, 0.16, 0.12, 0.02])
+    # BH: 4·0.005/1 = 0.02, 4·0.01/2 = 0.02, 4·0.03/3 = 0.04, 4·0.04/4 = 0.04, then the minimum from the top
+    assert adjust_p(p, "bh").tolist() == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert adjust_p(p, "none").tolist() == p.tolist()
+    # NaN is not part of the family (m = 2) and stays NaN; nothing exceeds 1
+    assert adjust_p(np.array([0.01, np.nan, 0.04]), "holm").tolist() == pytest.approx([0.02, np.nan, 0.04], nan_ok=True)
+    assert adjust_p(np.array([0.6, 0.7]), "holm").tolist() == [1.0, 1.0]
+    assert adjust_p(np.array([0.5, 0.01, 0.02]), "bh").tolist() == pytest.approx([0.5, 0.03, 0.03])
+    assert adjust_p(np.array([]), "holm").tolist() == []
+    with pytest.raises(IrfairInputError, match="correction must be one of holm, bonferroni, bh, none"):
+        adjust_p(p, "sidak")
