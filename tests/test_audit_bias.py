@@ -16,6 +16,7 @@ from irfair.audit.report import format_text, save_audit
 from irfair.audit.result import audit_schema
 from irfair.cli import main
 from irfair.cli.audit import BIAS_MEASURE_NAMES
+from irfair.errors import IrfairInputError
 from irfair.measures.gender_words import load_gender_words
 from irfair.measures.nfairr import document_neutrality, nfairr
 from irfair.measures.rab import average_rank_bias, gender_magnitude, rank_bias
@@ -315,10 +316,75 @@ def test_cli_options(toy_files, tmp_path, capsys):
     (("--gender-words", "{tmp}/missing.txt"), "irfair: error: {tmp}/missing.txt: expected a gender word file or one of: "
                                                "rekabsaz2020, rekabsaz2021\n"),
     (("--gender-words", "{tmp}/empty.txt"), "irfair: error: {tmp}/empty.txt: expected at least one female and one male word\n"),
+    (("--rab-weighting", "tc,idf"), "irfair: error: RaB weighting: expected one or more of tc, tf, bool (each once), got tc,idf\n"),
+    (("--nfairr-background", "{tmp}/missing.run"), "irfair: error: {tmp}/missing.run: run file not found\n"),
+    (("--nfairr-background-depth", "0"), None),
 ])
 def test_cli_bad_values_are_one_line(toy_files, tmp_path, capsys, options, message):
     (tmp_path / "empty.txt").write_text("")
     options = [o.format(tmp=tmp_path) for o in options]
-    assert main(_cli(toy_files, tmp_path / "out", *options)) == 2
-    assert capsys.readouterr().err == message.format(tmp=tmp_path)
+    code = _exit_code(lambda: main(_cli(toy_files, tmp_path / "out", *options)))
+    err = capsys.readouterr().err
+    assert code == 2 and (err == message.format(tmp=tmp_path) if message else err.count("\n") == 1 and "nfairr-background-depth" in err)
     assert not (tmp_path / "out").exists()
+
+
+def _exit_code(call) -> int:
+    try:
+        return call()
+    except SystemExit as exc:  # a bad option value exits while parsed, as argparse does
+        return exc.code
+
+
+def test_cli_rab_weighting_and_nfairr_background(toy_files, tmp_path, capsys):
+    """The S run as every system's background: S and CS list one document each, so the candidates hold a query's
+    stereotypical document; both are neutral (one gendered word), so NFaiRR stays 1; the JSON says what normalised it."""
+    assert main(_cli(toy_files, tmp_path / "out", "--rab-weighting", "tf", "--nfairr-background", str(toy_files["S"]),
+                     "--nfairr-background-depth", "5")) == 0
+    audited = json.loads((tmp_path / "out" / "audit.json").read_text())
+    assert audited["bias_measures"]["rab"]["variants"] == ["tf"]
+    assert audited["bias_measures"]["nfairr"]["normalised_by"] == "the top 5 documents of run S"
+    assert audited["provenance"]["inputs"]["nfairr_background"]["depth"] == 5
+    rows = {(r["system"], r["qid"]): r for r in csv.DictReader((tmp_path / "out" / "per_query.csv").open())}
+    # query 1, hygienist: CS lists "The man is a hygienist": one male word, RaB_tf = ln(1 + 1) − 0
+    assert float(rows[("CS", "1")]["rab_tf@10"]) == pytest.approx(math.log(2)) and float(rows[("CS", "1")]["nfairr@10"]) == 1.0
+
+
+def test_rab_weighting_by_hand(hand):
+    """tf = ln(1 + count): an m document gives mag_m = ln 3, mag_f = 0; a b document ln 2 for both. sys, query 1:
+    m1 b1 m2 m3 m4 → RaB_tf@5 = (4 ln 3 + 0)/5; ARaB_tf@5 = mean over t = 1..5 of RaB_tf@t
+    = (ln3 + ln3/2 + 2ln3/3 + 3ln3/4 + 4ln3/5)/5. The variants asked for, and only those, are columns."""
+    result = _hand_audit(hand, rab_weighting="bool,tf")
+    sys = _per_query(result, "sys")
+    assert [c for c in sys if c.startswith("rab_")] == [f"rab_{v}@{t}" for v in ("tf", "bool") for t in (5, 10, 20)]
+    assert sys.loc["1", "rab_tf@5"] == pytest.approx(4 * math.log(3) / 5, abs=1e-12)
+    arab = (math.log(3) * (1 + 1 / 2 + 2 / 3 + 3 / 4 + 4 / 5)) / 5
+    assert sys.loc["1", "arab_tf@5"] == pytest.approx(arab, abs=1e-12)
+    assert sys.loc["1", "rab_bool@5"] == pytest.approx(4 / 5)  # unchanged by the choice
+    with pytest.raises(IrfairInputError, match=r"^RaB weighting: expected one or more of tc, tf, bool \(each once\), got tf,tf$"):
+        _hand_audit(hand, rab_weighting="tf,tf")
+
+
+def test_nfairr_normalised_by_a_background_run_by_hand(hand):
+    """The authors' convention: one run's top documents normalise every system. sys, query 1: ω = 0, 1, 0, ... so
+    FaiRR@10 = 1/log2 3. Against its own 11 candidates (b1, b2 neutral) the ideal is 1 + 1/log2 3 (0.3869); against a
+    background of b1, m1 the ideal is 1 (b1 first), NFaiRR@10 = 1/log2 3 = 0.6309; a background of m1, m2 alone has
+    no neutral document: undefined and counted. A query the background lacks (2, for the perfect run) is undefined.
+    The background's depth cuts its list: depth 1 of (m1, b1) leaves m1 alone."""
+    own = _per_query(_hand_audit(hand), "sys").loc["1", "nfairr@10"]
+    assert own == pytest.approx(1 / (1 + math.log2(3)))
+    result = _hand_audit(hand, nfairr_background={"1": {"b1": 2.0, "m1": 1.0}, "3": {"n1": 1.0}})
+    sys, perfect = _per_query(result, "sys"), _per_query(result, "perfect")
+    assert sys.loc["1", "nfairr@10"] == pytest.approx(1 / math.log2(3), abs=1e-12)
+    assert sys.loc["3", "nfairr@10"] == 1.0 and np.isnan(perfect.loc["2", "nfairr@10"])
+    assert result.bias.to_dict()["nfairr"]["normalised_by"] == "the top 200 documents of run run"
+    cut = _per_query(_hand_audit(hand, nfairr_background={"1": {"m1": 2.0, "b1": 1.0}}, nfairr_background_depth=1), "sys")
+    assert np.isnan(cut.loc["1", "nfairr@10"]) and np.isnan(cut.loc["3", "nfairr@10"])
+    assert result["sys"].bias.summaries["nfairr@10"].n_undefined == 1  # query 2, not in sys
+    with pytest.raises(IrfairInputError, match="nfairr_background_depth must be a positive integer"):
+        _hand_audit(hand, nfairr_background={"1": {"b1": 1.0}}, nfairr_background_depth=0)
+
+
+def test_audit_json_with_a_background_run_follows_its_schema(toy_files, tmp_path):
+    assert main(_cli(toy_files, tmp_path / "out", "--nfairr-background", str(toy_files["S"]))) == 0
+    jsonschema.validate(json.loads((tmp_path / "out" / "audit.json").read_text()), audit_schema())

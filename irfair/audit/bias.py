@@ -5,7 +5,9 @@ Which documents each measure reads:
 
 * A system: its own ranking (trec_eval's order) down to each cut-off, whatever the audit's ``depth``
   (which is GSR's); NFaiRR is normalised by the ideal FaiRR over the system's top 100 documents for the
-  query (all of them when the run lists fewer).
+  query (all of them when the run lists fewer) — or, with a background run (``nfairr_background``, the
+  authors' convention), over that one run's top documents (200 by default) for every system, the perfect
+  and random runs included; a query the background run lacks is then undefined.
 * The perfect run: the K relevant documents by grade (min(N, K) with ``depth=N``); documents of equal
   grade are unordered, so each measure gives its expectation over the orders of each tie (see
   :mod:`irfair.measures.ranking_bias`; for TExFAIR ``tie_orders`` in the JSON says whether exactly). The
@@ -35,7 +37,15 @@ from ..corpus import TermStore
 from ..measures.aggregate import MeasureSummary
 from ..measures.gender_counts import GenderedCounts, gendered_word_counts
 from ..measures.gender_words import GenderWords, load_gender_words
-from ..measures.ranking_bias import TIE_STANDARD_ERROR, BiasMeasure, RankedDocs, bias_columns, resolve_bias_measures, tie_groups
+from ..measures.ranking_bias import (
+    TIE_STANDARD_ERROR,
+    BiasMeasure,
+    RankedDocs,
+    bias_columns,
+    resolve_bias_measures,
+    tie_groups,
+    with_rank_bias_weighting,
+)
 from ..measures.resampling import mean_cis
 from ..numbers import finite_or_none
 
@@ -43,11 +53,25 @@ GenderWordsSource = str | Path | GenderWords | None
 
 
 @dataclass(frozen=True)
+class NfairrBackground:
+    """One run whose top ``depth`` documents per query normalise every system's NFaiRR (its authors' convention)."""
+
+    name: str
+    depth: int
+    lists: dict[str, list[str]]
+
+
+DEFAULT_BACKGROUND_DEPTH = 200
+
+
+@dataclass(frozen=True)
 class BiasSetup:
-    """The measures an audit computes and the word list each term-based one uses (``words[measure name]``)."""
+    """The measures an audit computes, the word list each term-based one uses (``words[measure name]``), and
+    NFaiRR's background run when one normalises every system."""
 
     measures: tuple[BiasMeasure, ...]
     words: dict[str, GenderWords]
+    background: NfairrBackground | None = None
 
     @property
     def columns(self) -> dict[str, BiasMeasure]:
@@ -75,7 +99,18 @@ class BiasSetup:
                 "candidates": m.candidates, "parameters": dict(m.parameters), "fairness": m.fairness, "ungendered": m.ungendered,
                 "gender_words": None if words is None else word_list_record(words),
             }
+            if m.candidates is not None:
+                out[m.name]["normalised_by"] = (f"each list's own top {m.candidates} documents" if self.background is None else
+                                                f"the top {self.background.depth} documents of run {self.background.name}")
         return out
+
+    @property
+    def normalisation(self) -> str:
+        """What NFaiRR is normalised by, in words."""
+        if self.background is None:
+            depth = next((m.candidates for m in self.measures if m.candidates), None)
+            return f"each system's top {depth} documents for the query (the perfect and random runs: their own documents)"
+        return f"the top {self.background.depth} documents of the background run {self.background.name} for the query, for every system"
 
 
 def word_list_record(words: GenderWords) -> dict:
@@ -85,10 +120,14 @@ def word_list_record(words: GenderWords) -> dict:
             "sha256": hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()}
 
 
-def bias_setup(measures: str | Iterable[str | BiasMeasure] | None = None, gender_words: GenderWordsSource = None) -> BiasSetup:
+def bias_setup(measures: str | Iterable[str | BiasMeasure] | None = None, gender_words: GenderWordsSource = None,
+               rab_weighting: str | Sequence[str] | None = None) -> BiasSetup:
     """Resolve measure names and load word lists: ``gender_words`` (a shipped list's name, a file or a
-    :class:`GenderWords`) replaces every measure's own list; None keeps each measure's default."""
+    :class:`GenderWords`) replaces every measure's own list; None keeps each measure's default.
+    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default theirs)."""
     resolved = resolve_bias_measures(measures)
+    if rab_weighting is not None:
+        resolved = with_rank_bias_weighting(resolved, rab_weighting)
     given = gender_words if isinstance(gender_words, GenderWords) or gender_words is None else load_gender_words(gender_words)
     words = {m.name: given or load_gender_words(m.gender_words) for m in resolved if m.per_query is not None}
     return BiasSetup(resolved, words)
@@ -129,6 +168,7 @@ class BiasCounter:
 
     def __init__(self, setup: BiasSetup, store: TermStore, doc_ids: Iterable[str]) -> None:
         self.setup = setup
+        self._backgrounds: dict[tuple, RankedDocs] = {}
         rows = np.sort(store.doc_rows(set(doc_ids)))  # in the store's order: its shards are read front to back
         self.position = {store.doc_ids[row]: i for i, row in enumerate(rows.tolist())}
         matrix = store.row_counts(rows)
@@ -173,7 +213,8 @@ class BiasCounter:
             counts = self.counts[m.name]
             key = id(counts)
             if key not in batches:
-                batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties)
+                batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties,
+                                          self._background(qids, counts))
             ranked = batches[key]
             for column, values in m.per_query(m, ranked).items():
                 if column.endswith(TIE_STANDARD_ERROR):
@@ -188,6 +229,29 @@ class BiasCounter:
         summaries = {c: MeasureSummary(float(found.mean[i]), float(found.ci_low[i]), float(found.ci_high[i]), int(found.n_queries[i]),
                                        len(qids) - int(found.n_queries[i])) for i, c in enumerate(columns)}
         return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()})
+
+
+    def _background(self, qids: Sequence[str], counts: GenderedCounts) -> RankedDocs | None:
+        """NFaiRR's background documents for ``qids`` (the same for every system: built once per word list)."""
+        background = self.setup.background
+        if background is None:
+            return None
+        key = (tuple(qids), id(counts))
+        if key not in self._backgrounds:
+            self._backgrounds[key] = self._background_docs(background, qids, counts)
+        return self._backgrounds[key]
+
+    def _background_docs(self, background: NfairrBackground, qids: Sequence[str], counts: GenderedCounts) -> RankedDocs:
+        docs = [background.lists.get(qid, [])[:background.depth] for qid in qids]
+        lengths = np.array([len(d) for d in docs], dtype=np.int64)
+        mask = np.arange(int(lengths.max(initial=0))) < lengths[:, None]
+        index = np.fromiter((self.position[doc] for row in docs for doc in row), dtype=np.int64, count=int(lengths.sum()))
+        arrays = []
+        for values in (counts.female, counts.male, counts.length):
+            out = np.zeros(mask.shape)
+            out[mask] = values[index]
+            arrays.append(out)
+        return RankedDocs(*arrays, mask)
 
 
 def bias_frame(systems: Mapping[str, tuple[str, SystemBias | None]], setup: BiasSetup) -> pd.DataFrame:

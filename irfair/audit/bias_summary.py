@@ -64,8 +64,7 @@ def bias_footnotes(result: AuditResult) -> list[str]:
         words = result.bias.words[m.name]
         by_list.setdefault(f"{words.source} ({len(words.female)} female, {len(words.male)} male words)", []).append(m.name)
     lines.append("word lists: " + "; ".join(f"{', '.join(names)}: {source}" for source, names in by_list.items()))
-    lines += [f"nfairr: normalised by the ideal FaiRR over each system's top {m.candidates} documents for the query "
-              "(the perfect and random runs: their own documents)" for m in measures if m.candidates]
+    lines += [f"nfairr: normalised by the ideal FaiRR over {result.bias.normalisation}" for m in measures if m.candidates]
     trivial = ", ".join(f"{m.name} = {m.ungendered:g}" for m in measures)
     lines.append(f"n_no_gendered_word: lists whose top t holds no listed word ({trivial} there, kept in the mean); "
                  "n_undefined: queries missing from the run" + "".join(f", or {m.name} where no candidate has any neutrality"

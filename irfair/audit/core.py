@@ -15,6 +15,7 @@ and what makes the numbers mean less is collected as warnings (:mod:`.alerts`).
 """
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
 from operator import itemgetter
@@ -35,7 +36,7 @@ from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from .alerts import JUDGED_DEPTH, Evidence, detect
 from .baselines import perfect_run, random_run
-from .bias import BiasCounter, GenderWordsSource, bias_setup
+from .bias import DEFAULT_BACKGROUND_DEPTH, BiasCounter, GenderWordsSource, NfairrBackground, bias_setup
 from .comparisons import Inference, pairs_of
 from .conclusions import conclude
 from .per_query import per_query_table, query_genderedness
@@ -76,6 +77,9 @@ def audit(
     correction: str = "holm",
     alpha: float = 0.05,
     baseline: str | None = None,
+    rab_weighting: str | Sequence[str] | None = None,
+    nfairr_background=None,
+    nfairr_background_depth: int = DEFAULT_BACKGROUND_DEPTH,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -89,7 +93,11 @@ def audit(
     the default cache folder (as ``irfair audit``), ``False`` for none. Raises IrfairInputError on bad input.
     ``bias_measures``: names among ``gsr, rab, arab, nfairr, texfair`` or :class:`~irfair.measures.ranking_bias.BiasMeasure`
     objects (GSR itself is always computed; naming it puts it in the agreement table); ``gender_words``: a shipped
-    list's name, a file or :class:`~irfair.measures.gender_words.GenderWords` for every term-based measure
+    list's name, a file or :class:`~irfair.measures.gender_words.GenderWords` for every term-based measure;
+    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default ``tc,bool``;
+    the authors report ``tf,bool``); ``nfairr_background``: a run (any run shape) whose top
+    ``nfairr_background_depth`` documents per query normalise every system's NFaiRR, as its authors do (default
+    None: each system's own top 100)
     (None: each measure's own list).
 
     Every document of every run is looked up in the corpus. One missing within the audited depth (GSR's
@@ -107,7 +115,12 @@ def audit(
     check_options(relevance_level, max_depth)
     inference = Inference(n_bootstrap, n_permutations, seed, correction, alpha, baseline)
     labels = measure_labels(measures)
-    bias = bias_setup(bias_measures, gender_words)
+    bias = bias_setup(bias_measures, gender_words, rab_weighting)
+    background_run = None
+    if nfairr_background is not None:
+        if isinstance(nfairr_background_depth, bool) or not isinstance(nfairr_background_depth, int) or nfairr_background_depth < 1:
+            raise IrfairInputError(None, None, f"nfairr_background_depth must be a positive integer, not {nfairr_background_depth!r}")
+        background_run = as_runs(nfairr_background, max_depth=max_depth)[0]
     cache = writable_cache_dir(cache_dir)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
@@ -131,12 +144,19 @@ def audit(
         corpus_size = len(store)
         random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
     bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
+    if background_run is not None:
+        check_run_queries(background_run, topic_map, topics)
+        background = NfairrBackground(background_run.name, nfairr_background_depth,
+                                      {qid: background_run.doc_ids(qid, nfairr_background_depth) for qid in perfect.depth
+                                       if qid in background_run.ranking})
+        bias = dataclasses.replace(bias, background=background)
+        bias_lists[f"NFaiRR background {background_run.name}"] = background.lists
     needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
     all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
     run_docs = set().union(*(map(itemgetter(0), hits) for run in run_list for hits in run.ranking.values()))
     missing = store.ensure(corpus_obj, all_needed | run_docs, progress=progress)
     if missing & all_needed:
-        _raise_missing(missing & all_needed, run_list, perfect.lists, qrels, corpus)
+        _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
     if missing:
         _below_depth_missing(missing, run_list, corpus, strict)
     model = GenderednessModel(store, emb, direction)
@@ -200,6 +220,8 @@ def audit(
                    "fingerprint": corpus_obj.fingerprint()},
         "embeddings": embeddings_fingerprint(emb),
     }
+    if background_run is not None:
+        inputs["nfairr_background"] = {**run_fingerprint(background_run), "depth": nfairr_background_depth}
     record = provenance(depth=depth, query_field=query_field, inference=inference.to_dict(), measures=labels,
                         random_pool_size=corpus_size, stopwords=store.stopwords, inputs=inputs)
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,

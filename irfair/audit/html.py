@@ -56,7 +56,8 @@ DEFINITIONS = (
                              "(tc: occurrences of the list's words; bool: 1 if any); > 0 male-leaning."),
     ("arab_tc@t, arab_bool@t", "ARaB: RaB averaged over the cut-offs 1..t."),
     ("nfairr@t", "NFaiRR (Rekabsaz et al., SIGIR 2021): Σ ω(d_i)/log2(i+1) over the top t, divided by its best value over the "
-                 "query's candidates (a system's top 100); ω(d) = 1 − |n_f − n_m|/(n_f + n_m), 1 for at most one gendered word."),
+                 "query's candidates (a system's top 100, or a background run's top documents); "
+                 "ω(d) = 1 − |n_f − n_m|/(n_f + n_m), 1 for at most one gendered word."),
     ("texfair@t", "TExFAIR (Abolghasemi et al., ECIR 2024): 1 − RBDF · |GE_f − GE_m|/(GE_f + GE_m), GE_r the rank-biased "
                   "(0.8^(i−1)) exposure of gender r's words, RBDF the share of attention on documents with any of them; the "
                   "browsing model and RBDF are irfair's reading of the paper."),

@@ -49,6 +49,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gender-words", default=None,
                    help="female/male word list (lines 'word<TAB>female|male') for rab, arab, nfairr and texfair, or a shipped "
                         "list: rekabsaz2020, rekabsaz2021 (default: rekabsaz2020 for rab/arab, rekabsaz2021 for nfairr/texfair)")
+    p.add_argument("--rab-weighting", default="tc,bool", metavar="tc,tf,bool",
+                   help="RaB's and ARaB's magnitude: any of tc (term count), tf (ln(1 + count)), bool; their authors report tf,bool")
+    p.add_argument("--nfairr-background", default=None, metavar="RUN",
+                   help="normalise every system's NFaiRR by this run's top documents for the query, as NFaiRR's authors do "
+                        "(default: each system's own top 100)")
+    p.add_argument("--nfairr-background-depth", type=options.positive_int, default=200, metavar="N",
+                   help="how many of --nfairr-background's documents per query form the normalisation set")
     p.add_argument("--strict", action="store_true",
                    help="a run document missing from the corpus below the audited depth is an error (default: a warning)")
     p.add_argument("--out", default=None,
@@ -78,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
         progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
         strict=args.strict, relevance_level=args.level_for_rel, max_depth=args.max_retrieved,
         n_permutations=args.permutations, correction=args.correction, alpha=args.alpha, baseline=args.baseline,
+        rab_weighting=args.rab_weighting, nfairr_background=args.nfairr_background,
+        nfairr_background_depth=args.nfairr_background_depth,
     )
     failures = result.check(conditions)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))

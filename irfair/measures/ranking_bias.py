@@ -52,7 +52,9 @@ class RankedDocs:
 
     ``female``/``male``: occurrences of the list's female/male words; ``length``: tokens; ``mask``: True
     for the documents a list has (padding last); ``ties``: optional int group labels, equal labels in a
-    row marking positions whose relative order is unknown.
+    row marking positions whose relative order is unknown; ``background``: the documents NFaiRR is
+    normalised by when one run's top documents serve every system (its authors' convention), else None
+    (each list's own top candidates).
     """
 
     female: np.ndarray
@@ -60,6 +62,7 @@ class RankedDocs:
     length: np.ndarray
     mask: np.ndarray
     ties: np.ndarray | None = None
+    background: RankedDocs | None = None
 
     def head(self, depth: int) -> RankedDocs:
         """The first ``depth`` positions of every list."""
@@ -193,7 +196,7 @@ def _rank_bias_columns(batch_function) -> PerQuery:
 def _nfairr_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
     threshold = measure.parameter("threshold")
     listed = docs.head(max(measure.cutoffs))
-    candidates = docs.head(measure.candidates or docs.mask.shape[1])
+    candidates = docs.background if docs.background is not None else docs.head(measure.candidates or docs.mask.shape[1])
     omega = listed.tie_mean(document_neutrality(listed.female, listed.male, threshold=threshold))
     candidate_omega = document_neutrality(candidates.female, candidates.male, threshold=threshold)
     return _by_cutoff(measure, None, nfairr_batch(omega, listed.mask, candidate_omega, candidates.mask, measure.cutoffs))
@@ -261,6 +264,23 @@ def resolve_bias_measures(measures: str | Iterable[str | BiasMeasure] | None = N
     if not resolved:
         raise IrfairInputError(None, None, f"expected at least one bias measure among {known}")
     return tuple(resolved)
+
+
+RANK_BIAS_MEASURES = ("rab", "arab")
+
+
+def with_rank_bias_weighting(measures: Iterable[BiasMeasure], variants: str | Iterable[str]) -> tuple[BiasMeasure, ...]:
+    """``measures`` with RaB's and ARaB's magnitude variants replaced by ``variants`` (any of ``tc``, ``tf``,
+    ``bool``, in that order; a comma-separated string or a sequence): ``tf`` and ``bool`` are what RaB's
+    authors report, ``tc`` and ``bool`` irfair's default."""
+    chosen = [v.strip() for v in variants.split(",")] if isinstance(variants, str) else [str(v) for v in variants]
+    chosen = [v for v in chosen if v]
+    unknown = [v for v in chosen if v not in MAGNITUDE_VARIANTS]
+    if unknown or not chosen or len(set(chosen)) != len(chosen):
+        raise IrfairInputError(None, None, f"RaB weighting: expected one or more of {', '.join(MAGNITUDE_VARIANTS)} (each once), "
+                                           f"got {','.join(chosen) or 'none'}")
+    ordered = tuple(v for v in MAGNITUDE_VARIANTS if v in chosen)
+    return tuple(m.with_options(variants=ordered) if m.name in RANK_BIAS_MEASURES else m for m in measures)
 
 
 def bias_columns(measures: Iterable[BiasMeasure]) -> dict[str, BiasMeasure]:
