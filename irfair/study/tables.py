@@ -14,7 +14,7 @@ from ..embeddings import Embeddings
 from ..gender.direction import gender_direction
 from ..gender.stereotype import document_gender, favour_shares, intrinsic_validation, list_gaps
 from ..measures.effectiveness import DEFAULT_MEASURES, paired_t_test
-from ..measures.gsr import bootstrap_slopes, percentile_ci, resample_indices
+from ..measures.resampling import bootstrap_weights, percentile_ci, slopes_from_weights
 from ..rankers import EMBEDDING
 from ..trec import Run
 from .plan import SystemSpec, short_name
@@ -75,11 +75,12 @@ def relative_gsr_ci(system: SystemAudit, perfect: SystemAudit, n_bootstrap: int,
     if len(common) < 3:
         return nan
     x = a.loc[common, "query_genderedness"].to_numpy(dtype=np.float64)
-    indices = resample_indices(len(common), n_bootstrap, seed)
-    slopes = bootstrap_slopes(x, a.loc[common, "list_genderedness"].to_numpy(dtype=np.float64), indices)
-    perfect_slopes = bootstrap_slopes(x, b.loc[common, "list_genderedness"].to_numpy(dtype=np.float64), indices)
+    lists = np.stack([a.loc[common, "list_genderedness"].to_numpy(dtype=np.float64),
+                      b.loc[common, "list_genderedness"].to_numpy(dtype=np.float64)])
+    slopes = slopes_from_weights(x, lists, bootstrap_weights(len(common), n_bootstrap, seed))  # the same resamples for both
     with np.errstate(invalid="ignore", divide="ignore"):
-        return percentile_ci(100.0 * (slopes - perfect_slopes) / perfect_slopes)
+        low, high = percentile_ci(100.0 * (slopes[:, 0] - slopes[:, 1]) / slopes[:, 1])
+    return float(low), float(high)
 
 
 def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult], n_bootstrap: int = 1000,
