@@ -50,6 +50,8 @@ def test_make_ranker_builds_the_same_embedding_ranker_as_the_class(hand):
 
 
 def test_make_ranker_parameters_are_typed_and_checked(tmp_path):
+    # what an index folder must hold before Java is asked to open it: a segments_N file with Lucene's codec header
+    (tmp_path / "segments_1").write_bytes(bytes.fromhex("3fd76c17") + b"segments")
     bm25 = make_ranker("bm25", corpus=DOCS, index=tmp_path, k1="1.2")  # no JVM is started to build it
     assert isinstance(bm25, LexicalRanker) and bm25.params == {"k1": 1.2, "b": 0.4} and bm25.tag == "bm25_k1=1.2_b=0.4"
     with pytest.raises(IrfairInputError, match="ranker bm25 has no parameter 'mu'"):

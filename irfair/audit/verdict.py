@@ -65,8 +65,9 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     alpha = inference.alpha
     audited = result.audited
     n_queries = result.perfect.gsr.n_queries
+    field = "" if result.query_field == "title" else f", query field {result.query_field}"
     lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {n_queries} queries, {result.embeddings}, "
-             f"depth {result.depth}, {inference.correction} correction, alpha {alpha:g}"]
+             f"depth {result.depth}{field}, {inference.correction} correction, alpha {alpha:g}"]
     above = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] > 0]
     below = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] < 0]
     if not math.isfinite(result.perfect.gsr.slope) or not audited:
