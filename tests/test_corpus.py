@@ -4,6 +4,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irfair.corpus import InMemoryCorpus, IrDatasetsCorpus, JsonlCorpus, TextDirCorpus, TrecCorpus, open_corpus
 from irfair.errors import IrfairInputError
@@ -119,3 +121,56 @@ def test_ir_datasets_adapter_reads_subset_and_all(monkeypatch):
     assert len(dict(corpus.iter_docs())) == 2
     with pytest.raises(IrfairInputError, match="unknown ir_datasets id"):
         open_corpus("disks45/nope")
+
+
+_OPEN = ["<DOC>", "<doc>", " \x0c<DOC> after", "\x1c<Doc>", "\xa0<DOC>", "<DOC></DOC>"]
+_CLOSE = ["</DOC>", "</doc> rest", "  </DOC>", "</DOC> <DOC>"]
+_INSIDE = ["<DOCNO> X1 </DOCNO>", "<DOCNO>X2</DOCNO>", "<docno>\nX3</docno>", "<DOCNO> </DOCNO>", "<TEXT> words &amp; more </TEXT>",
+           "plain text", "", "   ", "\t", "<DOCNO", "é\ufffd", "<DOCNO>X1</DOCNO>"]
+_BETWEEN = ["", " ", "\t", "stray text", "</DOC>", "<DOC>"]
+
+
+@st.composite
+def _sgml_lines(draw):
+    """Lines of a TREC SGML file: documents (each opened, given lines, mostly a DOCNO, and mostly closed),
+    with lines between them that are mostly blank."""
+    lines = []
+    for _ in range(draw(st.integers(0, 4))):
+        lines += draw(st.lists(st.sampled_from(_BETWEEN), max_size=2))
+        lines.append(draw(st.sampled_from(_OPEN)))
+        lines += draw(st.lists(st.sampled_from(_INSIDE), max_size=4))
+        if draw(st.integers(0, 9)):
+            lines.append(draw(st.sampled_from(_CLOSE)))
+    return lines
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=_sgml_lines(), newline=st.sampled_from(["\n", "\r\n", "\r"]),
+       kind=st.sampled_from(["plain", "gz", "Z"]), piece=st.sampled_from([5, 23, 1 << 24]), trailing=st.booleans(),
+       wanted=st.sampled_from([None, {"X1"}]))
+def test_fast_sgml_reader_equals_the_line_reader(tmp_path_factory, lines, newline, kind, piece, trailing, wanted):
+    """Issue 24 reads SGML files in pieces of whole lines, each decoded once and scanned once for the
+    <DOC> lines; on random files (any line ends, plain or compressed, pieces as small as 5 bytes) it gives
+    the documents, or the error line, of the line-by-line reader as first written."""
+    from disks45_tree import compress_z
+    from trec_text_reference import iter_trec_file
+
+    import irfair.corpus.trec_sgml as trec_sgml
+
+    data = (newline.join(lines) + (newline if trailing else "")).encode()
+    folder = tmp_path_factory.mktemp("sgml")
+    path = folder / {"plain": "a.trec", "gz": "a.gz", "Z": "a.Z"}[kind]
+    path.write_bytes({"plain": data, "gz": gzip.compress(data), "Z": compress_z(data)}[kind])
+
+    def outcome(reader):
+        try:
+            return list(reader(path, wanted))
+        except IrfairInputError as error:
+            return (str(error), error.line)
+
+    original = trec_sgml.PIECE_BYTES
+    trec_sgml.PIECE_BYTES = piece
+    try:
+        assert outcome(TrecCorpus._iter_file) == outcome(iter_trec_file)
+    finally:
+        trec_sgml.PIECE_BYTES = original
