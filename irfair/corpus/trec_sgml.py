@@ -87,21 +87,25 @@ def _documents(path: Path, buffer: str, line: int, keep_text: set[str] | None):
     """Yield the documents of ``buffer`` (whole lines after a leading LF, the first on line ``line``);
     return the text of a document still open at its end, from its ``<DOC>`` line, and that line's number."""
     counted, outside, opened = 1, 1, None  # where lines were counted to; where lines outside documents begin
+    search = _DOCNO.search
     for match in _DOC_LINE.finditer(buffer):
         start = match.start() + 1
-        line += buffer.count("\n", counted, start)
-        counted = start
-        if opened is None:
-            _check_blank(path, buffer, outside, start, line)
         if not match.group(1):
+            line += buffer.count("\n", counted, start)
+            counted = start
             if opened is not None:
                 raise IrfairInputError(path, line, f"<DOC> opened before the document of line {opened[0]} was closed with </DOC>")
+            if outside < start and not buffer[outside:start].isspace():
+                _check_blank(path, buffer, outside, start, line)
             opened = (line, start, match.end())
             continue
         if opened is None:
+            line += buffer.count("\n", counted, start)
+            counted = start
+            _check_blank(path, buffer, outside, start, line)
             raise IrfairInputError(path, line, "</DOC> without a matching <DOC>")
         raw = buffer[opened[2]:start]
-        docno = _DOCNO.search(raw)
+        docno = search(raw)
         if docno is None or not docno.group(1):
             raise IrfairInputError(path, opened[0], "document has no <DOCNO>...</DOCNO>")
         doc_id = docno.group(1)

@@ -118,8 +118,8 @@ _TITLE, _BODY, _OTHER = 1, 2, 4
 
 class _Machine:
     """The parse of :func:`_fields` as a memoised state machine: a state is (the open elements, whether a
-    field tag has been seen); a transition, keyed by (state, "/" for an end tag, the tag's name as
-    written, whether it closes itself), gives the next state and where the text after the tag goes.
+    field tag has been seen); a transition, keyed by (state, "/" for an end tag, the tag's name and
+    attributes as written), gives the next state and where the text after the tag goes.
     Documents of one collection share few states, so nearly every tag is one dictionary lookup. New
     transitions are added under a lock, so threads may share a machine."""
 
@@ -129,7 +129,7 @@ class _Machine:
         self.lock = threading.Lock()
         self.states: dict[tuple[tuple[str, ...], bool], int] = {((), False): 0}
         self.keys: list[tuple[tuple[str, ...], bool]] = [((), False)]
-        self.transitions: dict[tuple, tuple[int, int] | None] = {}
+        self.transitions: dict[tuple, tuple[int, int]] = {}
 
     def state(self, stack: tuple[str, ...], seen: bool) -> int:
         number = self.states.get((stack, seen))
@@ -138,17 +138,17 @@ class _Machine:
             self.keys.append((stack, seen))
         return number
 
-    def step(self, key: tuple) -> tuple[int, int] | None:
-        """The transition ``key`` (computed and kept); None for a raw-text element (not handled here)."""
+    def step(self, key: tuple) -> tuple[int, int]:
+        """The transition ``key`` (computed and kept); state -1 for a raw-text element (not handled here)."""
         with self.lock:
             return self._step(key)
 
-    def _step(self, key: tuple) -> tuple[int, int] | None:
-        number, end, written, closes_itself = key
+    def _step(self, key: tuple) -> tuple[int, int]:
+        number, end, written, attributes = key
         stack, seen = self.keys[number]
         name = written.lower()
         if name in _RAW:
-            result = None
+            result = (-1, 0)
         else:
             stack = list(stack)
             if name in _IGNORED_TAGS:
@@ -164,7 +164,7 @@ class _Machine:
                 while stack and stack[-1] in closes:
                     stack.pop()
                 seen = seen or name in TITLE_FIELDS or name in BODY_FIELDS
-                if name not in _VOID and not closes_itself:
+                if name not in _VOID and not attributes.rstrip().endswith("/"):
                     stack.append(name)
             result = (self.state(tuple(stack), seen), _where(stack))
         self.transitions[key] = result
@@ -203,15 +203,15 @@ def _fast_fields(markup: str) -> tuple[str | None, str, str] | None:
     if text:
         other.append(unescape(text) if "&" in text else text)
     state, where = 0, _OTHER
+    known = transitions.get
+    step = machine.step
     tags = iter(pieces)
     next(tags)
     for end, name, attributes, text in zip(tags, tags, tags, tags):
         if name is not None:
-            key = (state, end, name, bool(attributes) and attributes.rstrip().endswith("/"))
-            step = transitions[key] if key in transitions else machine.step(key)
-            if step is None:
+            state, where = known((state, end, name, attributes)) or step((state, end, name, attributes))
+            if state < 0:
                 return None
-            state, where = step
         if text and where:
             if "&" in text:
                 text = unescape(text)
