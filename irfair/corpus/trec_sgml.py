@@ -6,50 +6,26 @@ letter case); the text after ``<DOC>`` on its line belongs to the document, the 
 line does not, and lines between documents must be blank. A document's text is
 :func:`.trec_text.document_text` — the one rule every route into irfair applies.
 
-A file is read in pieces of whole lines (16 MB), each decoded once as UTF-8 (undecodable bytes replaced,
-line ends as in text mode: CR LF and CR become LF, except in ``.Z`` files, read as they are), and the
-``<DOC>``/``</DOC>`` lines are found by one regular-expression scan of each piece.
+A file is read in pieces of whole lines (:func:`.pieces.text_pieces`: decoded once, line ends as in text
+mode), and the ``<DOC>``/``</DOC>`` lines are found by one regular-expression scan of each piece. A corpus
+pass reads a file's byte ranges in workers (:meth:`TrecCorpus.read_piece`), with the same documents,
+line numbers and errors.
 """
 from __future__ import annotations
 
-import gzip
 import re
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import IrfairInputError
 from .base import FileCorpus
-from .compressed import compression_of, read_bytes, read_head, reading
-from .trec_text import document_fields, document_text
+from .compressed import read_head, reading
+from .pieces import OVERFLOW_BYTES, FilePiece, check_stamp, text_pieces
+from .trec_text import document_fields, document_text, document_token_text
 
 _DOCNO = re.compile(r"<DOCNO>\s*(.*?)\s*</DOCNO>", re.IGNORECASE | re.DOTALL)
 # a line that opens or closes a document, found by the line end before it
 _DOC_LINE = re.compile(r"\n[^\S\n]*<(/?)[Dd][Oo][Cc]>")
-PIECE_BYTES = 1 << 24
-
-
-def text_pieces(path: Path) -> Iterator[str]:
-    """The text of ``path`` in pieces of whole lines (the last may lack its line end), each decoded once;
-    line ends as :func:`.compressed.open_text` gives them."""
-    kind = compression_of(path)
-    if kind == "compress":  # decompressed whole, and read without turning CR into LF
-        yield read_bytes(path).decode("utf-8", errors="replace")
-        return
-    with gzip.open(path, "rb") if kind == "gzip" else open(path, "rb") as handle:
-        rest = b""
-        while chunk := handle.read(PIECE_BYTES):
-            data = rest + chunk if rest else chunk
-            cut = data.rfind(b"\n") + 1
-            if cut:
-                yield _text_mode(data[:cut].decode("utf-8", errors="replace"))
-            rest = data[cut:]
-        if rest:
-            yield _text_mode(rest.decode("utf-8", errors="replace"))
-
-
-def _text_mode(text: str) -> str:
-    """Line ends as text mode reads them: CR LF and a lone CR become LF."""
-    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
 def is_trec_file(path: Path) -> bool:
@@ -76,49 +52,108 @@ class TrecCorpus(FileCorpus):
     @staticmethod
     def _iter_file(path: Path, keep_text: set[str] | None) -> Iterator[tuple[int, str, str]]:
         """``(line of <DOC>, doc_id, markup)`` of each document of ``path``; markup "" when not in ``keep_text``."""
-        carry, line = "", 1  # an unfinished document carried to the next piece, and the line it starts on
-        for piece in text_pieces(path):
-            carry, line = yield from _documents(path, "\n" + carry + piece, line, keep_text)
-        if carry:
-            raise IrfairInputError(path, line, "document opened with <DOC> is never closed with </DOC> (a truncated file?)")
+        scanner = _Scanner(path, 1, keep_text)
+        for text in text_pieces(path):
+            yield from scanner.feed(text)
+        scanner.finish()
+
+    @staticmethod
+    def piece_documents(piece: FilePiece) -> Iterator[tuple[int, str, str]]:
+        """``(line of <DOC>, doc_id, text)`` of the documents that begin in ``piece``; the text is
+        :func:`.trec_text.document_token_text` (the tokens of :func:`.trec_text.document_text`, untidied)."""
+        path = Path(piece.path)
+        with reading(path):
+            check_stamp(piece)
+            scanner = _Scanner(path, piece.line, None, skip_to_first=piece.start > 0)
+            owned = text_pieces(path, piece.start, piece.end)
+            beyond = text_pieces(path, piece.end, None, OVERFLOW_BYTES) if piece.end is not None else iter(())
+            for text, mine in _marked(owned, beyond):
+                for line, doc_id, markup in scanner.feed(text, mine):
+                    yield line, doc_id, document_token_text(markup)
+                if scanner.done:
+                    break
+            scanner.finish()
 
 
-def _documents(path: Path, buffer: str, line: int, keep_text: set[str] | None):
-    """Yield the documents of ``buffer`` (whole lines after a leading LF, the first on line ``line``);
-    return the text of a document still open at its end, from its ``<DOC>`` line, and that line's number."""
-    counted, outside, opened = 1, 1, None  # where lines were counted to; where lines outside documents begin
-    search = _DOCNO.search
-    for match in _DOC_LINE.finditer(buffer):
-        start = match.start() + 1
-        if not match.group(1):
-            line += buffer.count("\n", counted, start)
-            counted = start
-            if opened is not None:
-                raise IrfairInputError(path, line, f"<DOC> opened before the document of line {opened[0]} was closed with </DOC>")
-            if outside < start and not buffer[outside:start].isspace():
+def _marked(owned: Iterator[str], beyond: Iterator[str]) -> Iterator[tuple[str, bool]]:
+    """The texts of a piece (marked True), then those past its end (marked False)."""
+    for text in owned:
+        yield text, True
+    for text in beyond:
+        yield text, False
+
+
+class _Scanner:
+    """The documents of one file's text, fed in pieces of whole lines: ``<DOC>`` and ``</DOC>`` lines
+    checked as a reader of the whole file checks them, lines numbered from ``line``. Reading a piece of a
+    file, ``skip_to_first`` passes over what precedes its first ``<DOC>`` line (the end of the previous
+    piece's last document), and text fed as not owned (past the piece's end) only finishes a document
+    already begun: the next ``<DOC>`` line there ends the scan (``done``)."""
+
+    def __init__(self, path: Path, line: int, keep_text: set[str] | None, skip_to_first: bool = False) -> None:
+        self.path, self.keep_text = path, keep_text
+        self.line = line  # the number of the line at which the next text fed begins
+        self.opened: int | None = None  # the line of the <DOC> of the document still open
+        self.content = ""  # that document's text so far
+        self.skipping = skip_to_first
+        self.done = False
+
+    def feed(self, text: str, owned: bool = True) -> Iterator[tuple[int, str, str]]:
+        """``(line of <DOC>, doc_id, markup)`` of the documents that end in ``text``."""
+        if self.done:
+            return
+        path = self.path
+        if self.opened is not None:  # the open document's text, then the new lines
+            buffer, content_start = self.content + text, 0
+            counted = len(self.content)
+            position = max(counted - 1, 0)
+        else:
+            buffer, counted, position, content_start = "\n" + text, 1, 0, 0
+        line = self.line
+        outside = 1 if self.opened is None else len(buffer)  # where lines outside documents begin
+        search = _DOCNO.search
+        for match in _DOC_LINE.finditer(buffer, position):
+            start = match.start() + 1
+            if not match.group(1):
+                line += buffer.count("\n", counted, start)
+                counted = start
+                if self.skipping:
+                    self.skipping = False
+                elif self.opened is not None:
+                    raise IrfairInputError(path, line, f"<DOC> opened before the document of line {self.opened} was closed with </DOC>")
+                elif outside < start and not buffer[outside:start].isspace():
+                    _check_blank(path, buffer, outside, start, line)
+                if not owned:
+                    self.done = True
+                    return
+                self.opened, content_start = line, match.end()
+                continue
+            if self.skipping:
+                continue
+            if self.opened is None:
+                line += buffer.count("\n", counted, start)
+                counted = start
                 _check_blank(path, buffer, outside, start, line)
-            opened = (line, start, match.end())
-            continue
-        if opened is None:
-            line += buffer.count("\n", counted, start)
-            counted = start
-            _check_blank(path, buffer, outside, start, line)
-            raise IrfairInputError(path, line, "</DOC> without a matching <DOC>")
-        raw = buffer[opened[2]:start]
-        docno = search(raw)
-        if docno is None or not docno.group(1):
-            raise IrfairInputError(path, opened[0], "document has no <DOCNO>...</DOCNO>")
-        doc_id = docno.group(1)
-        yield opened[0], doc_id, raw if keep_text is None or doc_id in keep_text else ""
-        opened = None
-        outside = buffer.find("\n", match.end()) + 1 or len(buffer)  # the rest of a </DOC> line is not read
-    if opened is not None:
-        return buffer[opened[1]:], opened[0]
-    line += buffer.count("\n", counted)
-    _check_blank(path, buffer, outside, len(buffer), line)
-    return "", line
+                raise IrfairInputError(path, line, "</DOC> without a matching <DOC>")
+            raw = buffer[content_start:start]
+            docno = search(raw)
+            if docno is None or not docno.group(1):
+                raise IrfairInputError(path, self.opened, "document has no <DOCNO>...</DOCNO>")
+            doc_id = docno.group(1)
+            yield self.opened, doc_id, raw if self.keep_text is None or doc_id in self.keep_text else ""
+            self.opened = None
+            outside = buffer.find("\n", match.end()) + 1 or len(buffer)  # the rest of a </DOC> line is not read
+        self.line = line + buffer.count("\n", counted)
+        if self.opened is not None:
+            self.content = buffer[content_start:]
+        elif not self.skipping:
+            self.content = ""
+            _check_blank(path, buffer, outside, len(buffer), self.line)
 
-
+    def finish(self) -> None:
+        """IrfairInputError when the file ended inside a document."""
+        if self.opened is not None and not self.done:
+            raise IrfairInputError(self.path, self.opened, "document opened with <DOC> is never closed with </DOC> (a truncated file?)")
 def _check_blank(path: Path, buffer: str, start: int, end: int, line: int) -> None:
     """IrfairInputError naming the first line of ``buffer[start:end]`` (whole lines; ``end`` on line ``line``)
     that is not blank."""
