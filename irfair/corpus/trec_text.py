@@ -129,7 +129,8 @@ _TITLE, _BODY, _OTHER = 1, 2, 4
 class _Machine:
     """The parse of :func:`_fields` as a memoised state machine: a state is (the open elements, whether a
     field tag has been seen); a transition, keyed by (state, "/" for an end tag, the tag's name and
-    attributes as written), gives the next state and where the text after the tag goes.
+    attributes as written), gives the next state and where the text after the tag goes (the other text
+    only until a field tag is seen, after which a document's text is its fields).
     Documents of one collection share few states, so nearly every tag is one dictionary lookup. New
     transitions are added under a lock, so threads may share a machine."""
 
@@ -176,7 +177,8 @@ class _Machine:
                 seen = seen or name in TITLE_FIELDS or name in BODY_FIELDS
                 if name not in _VOID and not attributes.rstrip().endswith("/"):
                     stack.append(name)
-            result = (self.state(tuple(stack), seen), _where(stack))
+            # once a field tag is seen, text outside DOCNO is no longer needed: the document has fields
+            result = (self.state(tuple(stack), seen), _where(stack) & ~(_OTHER if seen else 0))
         self.transitions[key] = result
         return result
 
