@@ -1,6 +1,8 @@
 """Robust04-sized synthetic test data for ``scripts/bench_scale.py`` (not a test; no real documents).
 
-Documents: 528,155 (Robust04's count) as JSONL, lengths drawn from a log-normal distribution with
+Documents: 528,155 (Robust04's count) as JSONL (and, for the SGML reader, the same documents as TREC SGML
+with Robust04's markup: LA Times-style fields, paragraphs, character references, Federal Register
+comments; see :func:`write_sgml`), lengths drawn from a log-normal distribution with
 Robust04's mean of about 480 words (median ~350, long tail), words drawn Zipf-like (exponent ~1.07)
 from the GoogleNews subset's lower-case words, so that embeddings cover them and some are gendered.
 Topics: 249 (Robust04's judged topics) of 3 mid-frequency words each. Qrels: ~70 relevant documents per
@@ -56,6 +58,29 @@ def write_corpus(path: Path, n_docs: int, words: list[str], seed: int = 0) -> in
             chunk = "".join(block)
             out.write(chunk)
             written += len(chunk)
+    return written
+
+
+def write_sgml(jsonl: Path, path: Path, limit_bytes: float | None = None) -> int:
+    """The documents of ``jsonl`` as TREC SGML in Robust04's markup (fields ``DATE``, ``HEADLINE`` and
+    ``TEXT`` with ``<P>`` paragraphs, a ``BYLINE`` that is not text, a character reference in every fifth
+    paragraph, a Federal Register comment in every tenth document), until ``limit_bytes`` are written;
+    returns the bytes written."""
+    written = 0
+    with open(jsonl, encoding="utf-8") as source, open(path, "w", encoding="utf-8") as out:
+        for number, line in enumerate(source):
+            record = json.loads(line)
+            words = record["contents"].split(" ")
+            paragraphs = [" ".join(words[i:i + 60]) for i in range(8, len(words), 60)]
+            body = "".join(f"<P>\n{text}{' &amp; co.' if k % 5 == 4 else ''}\n</P>\n" for k, text in enumerate(paragraphs))
+            comment = "<!-- PJG FTAG 4700 -->\n" if number % 10 == 0 else ""
+            document = (f"<DOC>\n<DOCNO> {record['id']} </DOCNO>\n<DOCID> {number} </DOCID>\n<DATE>\n<P>\nJanuary 1, 1989, "
+                        f"Sunday, Home Edition\n</P>\n</DATE>\n<HEADLINE>\n<P>\n{' '.join(words[:8])}\n</P>\n</HEADLINE>\n"
+                        f"<BYLINE>\n<P>\nBy A. Reporter\n</P>\n</BYLINE>\n{comment}<TEXT>\n{body}</TEXT>\n</DOC>\n")
+            out.write(document)
+            written += len(document)
+            if limit_bytes is not None and written >= limit_bytes:
+                break
     return written
 
 

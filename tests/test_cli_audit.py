@@ -148,3 +148,21 @@ def test_unknown_measure_is_one_line(collection, capsys):
     assert main(_audit(collection, "results.test", "-m", "XYZ@3")) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("irfair: error: unknown measure 'XYZ@3'")
+
+
+def test_a_repeated_audit_writes_the_same_files(collection, capsys, tmp_path):
+    """Issue 24: the same inputs audited twice (the first with an empty cache, the second reading it; bootstrap,
+    random baseline and plots on) give the same bytes in every file, apart from the creation time that
+    audit.json and report.html state."""
+    outputs = []
+    for _ in range(2):
+        out = tmp_path / "out"
+        args = _audit(collection, "results.test", "--out", str(out))
+        args = [arg for arg in args if arg not in ("--bootstrap", "0", "--no-random", "--no-cache")]
+        assert main([*args, "--bootstrap", "200", "--cache-dir", str(tmp_path / "cache")]) == 0
+        created = json.loads((out / "audit.json").read_text())["provenance"]["created"]
+        outputs.append((capsys.readouterr().out, {path.name: path.read_bytes().replace(created.encode(), b"CREATED")
+                                                  for path in sorted(out.iterdir())}))
+    assert sorted(outputs[0][1]) == ["agreement.csv", "audit.json", "per_query.csv", "report.html", "scatter_perfect.png",
+                                     "scatter_random.png", "scatter_results.png", "table.tsv", "table.txt"]
+    assert outputs[0] == outputs[1]

@@ -4,6 +4,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irfair.corpus import InMemoryCorpus, IrDatasetsCorpus, JsonlCorpus, TextDirCorpus, TrecCorpus, open_corpus
 from irfair.errors import IrfairInputError
@@ -119,3 +121,74 @@ def test_ir_datasets_adapter_reads_subset_and_all(monkeypatch):
     assert len(dict(corpus.iter_docs())) == 2
     with pytest.raises(IrfairInputError, match="unknown ir_datasets id"):
         open_corpus("disks45/nope")
+
+
+_OPEN = ["<DOC>", "<doc>", " \x0c<DOC> after", "\x1c<Doc>", "\xa0<DOC>", "<DOC></DOC>"]
+_CLOSE = ["</DOC>", "</doc> rest", "  </DOC>", "</DOC> <DOC>"]
+_INSIDE = ["<DOCNO>X9</DOCNO>", "<DOCNO>X2</DOCNO>", "<docno>\nX3</docno>", "<DOCNO> </DOCNO>", "<TEXT> words &amp; more </TEXT>",
+           "plain text", "", "   ", "\t", "<DOCNO", "é\ufffd", "<DOCNO>X1</DOCNO>", "<TEXT>", "</TEXT>"]
+_BETWEEN = ["", " ", "\t", "stray text", "</DOC>", "<DOC>"]
+
+
+@st.composite
+def _sgml_lines(draw):
+    """Lines of a TREC SGML file: documents (each opened, mostly given its own DOCNO and closed, with random
+    lines inside), with lines between them that are mostly blank."""
+    lines = []
+    for number in range(draw(st.integers(0, 5))):
+        lines += draw(st.lists(st.sampled_from(["", " ", "\t"] if draw(st.integers(0, 7)) else _BETWEEN), max_size=2))
+        lines.append(draw(st.sampled_from(_OPEN)))
+        if draw(st.integers(0, 9)):
+            lines.append(f"<DOCNO> X{number} </DOCNO>")
+        lines += draw(st.lists(st.sampled_from(_INSIDE), max_size=3))
+        if draw(st.integers(0, 9)):
+            lines.append(draw(st.sampled_from(_CLOSE)))
+    return lines
+
+
+@settings(max_examples=150, deadline=None)
+@given(lines=_sgml_lines(), newline=st.sampled_from(["\n", "\r\n", "\r"]), kind=st.sampled_from(["plain", "gz", "Z"]),
+       chunk=st.sampled_from([5, 23, 1 << 24]), piece=st.sampled_from([1, 17, 60, 1 << 20]), trailing=st.booleans(),
+       wanted=st.sampled_from([None, {"X1"}]))
+def test_fast_sgml_reader_equals_the_line_reader(tmp_path_factory, lines, newline, kind, chunk, piece, trailing, wanted):
+    """Issue 24 reads SGML files in pieces of whole lines, each decoded once and scanned once for the
+    <DOC> lines, and a corpus pass reads a file's byte ranges in workers; on random files (any line ends,
+    plain or compressed, text decoded 5 bytes at a time, ranges of one byte and up) both give the
+    documents (lines, ids, tokens), or the first error and its line, of the line-by-line reader as first
+    written."""
+    from disks45_tree import compress_z
+    from trec_text_reference import iter_trec_file
+
+    import irfair.corpus.pieces as pieces
+    from irfair.corpus.trec_text import document_token_text
+
+    data = (newline.join(lines) + (newline if trailing else "")).encode()
+    folder = tmp_path_factory.mktemp("sgml")
+    path = folder / {"plain": "a.trec", "gz": "a.gz", "Z": "a.Z"}[kind]
+    path.write_bytes({"plain": data, "gz": gzip.compress(data), "Z": compress_z(data)}[kind])
+
+    def outcome(documents):
+        found = []
+        try:
+            found.extend(documents())
+        except IrfairInputError as error:
+            return found, (str(error), error.line)
+        return found, None
+
+    def by_pieces():
+        for part in pieces.cut_pieces([path], piece):
+            yield from TrecCorpus.piece_documents(part)
+
+    original = pieces.READ_BYTES
+    pieces.READ_BYTES = chunk
+    try:
+        expected = outcome(lambda: iter_trec_file(path, wanted))
+        assert outcome(lambda: TrecCorpus._iter_file(path, wanted)) == expected
+        read = outcome(by_pieces)
+    finally:
+        pieces.READ_BYTES = original
+    tokens = [(line, doc_id, document_token_text(markup)) for line, doc_id, markup in iter_trec_file(path, None)] if (
+        expected[1] is None) else None
+    assert read[1] == expected[1]
+    if tokens is not None:
+        assert read[0] == tokens

@@ -1,5 +1,11 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+from ranking_driver import run_digest, time_ranker
 
 from irfair.corpus import InMemoryCorpus, open_corpus
 from irfair.corpus.termstore import TermStore
@@ -7,6 +13,7 @@ from irfair.measures.effectiveness import evaluate
 from irfair.rankers.embedding import EmbeddingRanker, naive_cosine_ranking, self_information
 from irfair.trec import Run, read_qrels, read_topics
 
+RANKING_DRIVER = Path(__file__).with_name("ranking_driver.py")
 DOCS = {
     "d1": "The nurse helped the woman.",
     "d2": "A doctor and a man.",
@@ -94,11 +101,9 @@ def test_rank_orders_tied_scores_by_document_id_descending(hand):
     assert len({score for _, score in run.ranking["1"]}) == 1
 
 
-def test_sharded_and_distributed_ranking_equal_one_process(shared_data, w2v, tmp_path, monkeypatch):
-    """Shards of 1,000 documents scored in this process, by two local processes and on a two-worker Dask
-    LocalCluster give the same run, which is what sorting each query's scores in full gives."""
-    import numpy as np
-
+def test_sharded_ranking_equals_one_full_sort(shared_data, w2v, tmp_path, monkeypatch):
+    """Shards of 100 documents scored by this process's threads give what sorting each query's scores in full
+    gives (the same run in worker processes and on Dask: test_ranking_is_one_run_in_fresh_processes_beside_load)."""
     import irfair.rankers.embedding as embedding
 
     folder = shared_data / "time"
@@ -110,9 +115,6 @@ def test_sharded_and_distributed_ranking_equal_one_process(shared_data, w2v, tmp
     whole = ranker.rank(topics, depth=50)
     monkeypatch.setattr(embedding, "SHARD_ROWS", 100)
     local = ranker.rank(topics, depth=50)
-    processes = ranker.rank(topics, depth=50, jobs=2)
-    dask = ranker.rank(topics, depth=50, jobs=2, scheduler="local")
-    assert local.ranking == processes.ranking == dask.ranking
     ids = store.doc_ids
     for qid, hits in local.ranking.items():
         scores = np.asarray(ranker.query_vector(topics[qid])[None, :] @ np.asarray(ranker.doc_vectors).T, dtype=np.float32)[0]
@@ -120,3 +122,22 @@ def test_sharded_and_distributed_ranking_equal_one_process(shared_data, w2v, tmp
                       reverse=True)[:50]
         assert [d for d, _ in hits] == [d for d, _ in full] or np.allclose([s for _, s in hits], [s for _, s in full], atol=1e-6)
     assert [d for d, _ in whole.ranking["1"]][:10] == [d for d, _ in local.ranking["1"]][:10]
+
+
+@pytest.mark.slow
+def test_ranking_is_one_run_in_fresh_processes_beside_load(tmp_path, monkeypatch):
+    """Issue 24: threads that each set and restored the process's BLAS thread count raced (one restored it
+    while another multiplied on two threads, and the last bits of the scores changed), mostly early in a
+    fresh process. Three fresh processes rank TIME 40 times each in 100-document shards on four threads
+    while a fourth ranks twice with two worker processes and once on a Dask LocalCluster (together they
+    load the cores): every ranking is, bit for bit, the run this process makes."""
+    import irfair.rankers.embedding as embedding
+
+    ranker, topics = time_ranker(tmp_path)
+    monkeypatch.setattr(embedding, "SHARD_ROWS", 100)
+    expected = run_digest(ranker.rank(topics, depth=50))
+    env = {**os.environ, "IRFAIR_JOBS": "4"}
+    processes = [subprocess.Popen([sys.executable, str(RANKING_DRIVER), str(tmp_path), mode], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=env) for mode in ("threads", "threads", "threads", "workers")]
+    outputs = [process.communicate(timeout=300) for process in processes]
+    assert [out.split() for out, _ in outputs] == [["1", expected]] * 4, [err[-800:] for _, err in outputs]

@@ -39,6 +39,20 @@ def test_index_is_cached(shared_data, vaswani_index):
     assert build_index(open_corpus(shared_data / "vaswani" / "corpus"), cache, progress=False) == index
 
 
+def test_lexical_runs_are_the_same_bytes_from_a_second_index(shared_data, vaswani_runs, tmp_path):
+    """Issue 24: a second Lucene index of the same corpus (built on two threads into a fresh cache, so its
+    segments are laid out anew) ranks every query exactly as the first: the same bytes in each run file."""
+    from irfair.corpus.lucene_index import build_index
+
+    folder = shared_data / "vaswani"
+    cache = tmp_path / "cache"
+    index = build_index(open_corpus(folder / "corpus"), cache, threads=2, progress=False)
+    for ranker in ("bm25", "qlm", "tfidf"):
+        assert main(["rank", "--corpus", str(index), "--topics", str(folder / "query-text.trec"), "--ranker", ranker,
+                     "--out", str(tmp_path / f"{ranker}.run"), "--cache-dir", str(cache), "--quiet"]) == 0
+        assert (tmp_path / f"{ranker}.run").read_bytes() == (vaswani_runs / f"{ranker}.run").read_bytes(), ranker
+
+
 def test_run_file_format(vaswani_runs):
     lines = (vaswani_runs / "bm25.run").read_text().splitlines()
     first = lines[0].split()

@@ -1,8 +1,10 @@
 """The one text of a TREC document (``irfair.corpus.trec_text``), checked by hand on the disks 4&5 markup
 and against a second implementation: ir_datasets' own ``sax`` parser and ``default_text()``."""
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from irfair.corpus.trec_text import document_fields, document_text, looks_like_trec_document, tidy
+from irfair.corpus.trec_text import document_fields, document_text, document_token_text, looks_like_trec_document, tidy
 from irfair.text import tokenize
 
 FBIS = """<DOC>
@@ -109,3 +111,56 @@ def test_agrees_with_ir_datasets_sax_parser(inner):
     assert tokenize(document_text(markup)) == tokenize(expected)
     if "<TITLE>" not in inner:  # lxml re-parses title text and may drop a space there
         assert document_text(markup) == expected
+
+
+# random markup for the property tests: every kind of tag, reference and whitespace the rule distinguishes
+_NAMES = ["headline", "title", "h3", "h4", "text", "hl", "head", "ttl", "dd", "dt", "date", "lp", "leadpara", "docno", "p",
+          "b", "i", "div", "table", "tr", "td", "li", "form", "noscript", "script", "style", "textarea", "xmp", "plaintext",
+          "html", "body", "br", "img", "hr", "f", "byline", "h1"]
+_ATTRIBUTES = ["", " p=105", ' a="x>y"', " a='q'", " /", "/", ' x="<P>"', " b=don't"]
+_OTHER_MARKUP = ["<!-- PJG FTAG 4700 -->", "<!-->", "<!--->", "<!-- open", "<!x>", "<?pi x?>", "</ x>", "</>", "<", ">", "< b",
+                 "&amp;", "&amp", "&hyph;", "&#65;", "&#x42;", "&blank;", "&lt;", "&am", "p;", "&#1", "\ufffd"]
+_TEXT = st.text(alphabet="ab Z9 \n\n\r\t\x0c\xa0&;#<>/=\"'!-é\ufffd", max_size=12)
+
+
+@st.composite
+def _tag(draw):
+    name = draw(st.sampled_from(_NAMES))
+    name = draw(st.sampled_from([name, name.upper(), name.capitalize()]))
+    if draw(st.booleans()):
+        return f"</{name}>"
+    return f"<{name}{draw(st.sampled_from(_ATTRIBUTES))}" + ("" if draw(st.integers(0, 20)) == 0 else ">")
+
+
+_MARKUP = st.lists(st.one_of(_TEXT, _tag(), st.sampled_from(_OTHER_MARKUP)), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_MARKUP)
+def test_fast_reader_equals_the_rule_as_first_written(markup):
+    """Issue 24 made the rule fast (a state machine over the tags of one split, tidying by string
+    replacement); on random markup it gives what the rule as first written gives (tests/trec_text_reference.py)."""
+    import trec_text_reference as reference
+
+    assert document_fields(markup) == reference.document_fields(markup)
+    document = f"<DOC>\n<DOCNO> X </DOCNO>\n{markup}\n</DOC>"
+    assert document_text(document) == reference.document_text(document)
+    # what the corpus pass counts: the same tokens, untidied
+    assert tokenize(document_token_text(document)) == tokenize(reference.document_text(document))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=" \n\r\t\x0cab\xa0\u2003", max_size=30))
+def test_tidy_equals_the_rule_as_first_written(text):
+    import trec_text_reference as reference
+
+    assert tidy(text) == reference.tidy(text)
+
+
+def test_documents_without_raw_text_take_the_fast_path():
+    """The fast loop reads FBIS and FR94 markup itself; a raw-text element (here <SCRIPT>) sends a document to
+    the general loop."""
+    from irfair.corpus.trec_text import _fast_fields
+
+    assert _fast_fields(FBIS) is not None and _fast_fields(FR94) is not None
+    assert _fast_fields("<TEXT> a <SCRIPT> x </SCRIPT> b </TEXT>") is None

@@ -82,9 +82,14 @@ def scatter_figure(result: AuditResult, system: str, y_range: tuple[float, float
     return fig
 
 
+# no creation date in the files, so that the same audit writes the same bytes (PNG files carry none)
+_UNDATED = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
+
+
 def save_figure(fig, path: str | Path) -> None:
     """Save a laid-out figure; the format follows the suffix (png, pdf, svg)."""
-    fig.savefig(path, format=Path(path).suffix.lstrip(".") or "png", dpi=120)
+    kind = Path(path).suffix.lstrip(".") or "png"
+    fig.savefig(path, format=kind, dpi=120, metadata=_UNDATED.get(kind))
 
 
 def scatter_plot(result: AuditResult, system: str, path: str | Path, y_range: tuple[float, float] | None = None) -> str:
@@ -101,7 +106,7 @@ def figure_svg(fig, close: bool = True) -> str:
 
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "irfair"}):
-        fig.savefig(buffer, format="svg")
+        fig.savefig(buffer, format="svg", metadata=_UNDATED["svg"])
     if close:
         pyplot().close(fig)
     text = buffer.getvalue()

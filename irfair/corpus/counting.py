@@ -12,6 +12,8 @@ builder.
 
 :func:`count_in_parallel` spreads batches over workers (:mod:`irfair.executor`); a batch's vocabulary
 is merged into the global one in batch order, so columns do not depend on where a batch was counted.
+:func:`count_pieces` does the same for pieces of corpus files (:mod:`.pieces`), each read by the worker
+that counts it, so that only a file name and two offsets travel to a worker.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..errors import IrfairInputError
 from ..executor import default_jobs, executor, uses_workers
 from ..text import tokenize
 
@@ -184,3 +187,40 @@ def count_in_parallel(batches: Iterable[Sequence[str]], counter: TermCounter, jo
         work = ((counter.stopwords, list(batch)) for batch in itertools.chain([first, second], batches))
         for terms, block in ordered_map(_count_task, work):
             yield counter.merge(terms, block)
+
+
+PieceCount = tuple[list[int], list[str], list[str], Block, tuple | None]
+
+
+def count_piece(task: tuple) -> PieceCount:
+    """``(lines, doc_ids, terms, block, error)`` of one piece: ``task`` is ``(documents, piece, stopwords)``
+    where ``documents(piece)`` yields ``(line, doc_id, text)``; the documents read before an input error
+    are counted, and the error is returned as ``(path, line, expected)`` (raised where the results are
+    used, in order)."""
+    documents, piece, stopwords = task
+    lines: list[int] = []
+    ids: list[str] = []
+    texts: list[str] = []
+    error = None
+    try:
+        for line, doc_id, text in documents(piece):
+            lines.append(line)
+            ids.append(doc_id)
+            texts.append(text)
+    except IrfairInputError as failure:
+        error = (failure.path, failure.line, failure.expected)
+    terms, block = count_batch(texts, stopwords)
+    return lines, ids, terms, block, error
+
+
+def count_pieces(tasks: Iterable[tuple], jobs: int | None = None, scheduler: str | None = None) -> Iterator[PieceCount]:
+    """:func:`count_piece` of each task in order: in this process, in worker processes or on Dask (see
+    :mod:`irfair.executor`); a single task is counted here, without starting workers."""
+    jobs = default_jobs() if jobs is None else jobs
+    tasks = iter(tasks)
+    first = list(itertools.islice(tasks, 2))
+    if len(first) < 2 or not uses_workers(jobs, scheduler):
+        yield from map(count_piece, itertools.chain(first, tasks))
+        return
+    with executor(jobs, scheduler) as ordered_map:
+        yield from ordered_map(count_piece, itertools.chain(first, tasks))

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..errors import IrfairInputError
 from .base import FileCorpus
 from .compressed import open_text, reading
+from .pieces import FilePiece, check_stamp, text_pieces
 
 
 class JsonlCorpus(FileCorpus):
@@ -21,6 +22,22 @@ class JsonlCorpus(FileCorpus):
             for lineno, line in enumerate(handle, start=1):
                 if line.strip():
                     yield (lineno, *self._parse(path, lineno, line))
+
+    @staticmethod
+    def piece_documents(piece: FilePiece) -> Iterator[tuple[int, str, str]]:
+        """``(line, doc_id, text)`` of the documents (lines) of ``piece``, numbered as in the whole file."""
+        path = Path(piece.path)
+        with reading(path):
+            check_stamp(piece)
+            number = piece.line
+            for text in text_pieces(path, piece.start, piece.end):
+                lines = text.split("\n")
+                if text.endswith("\n"):
+                    lines.pop()
+                for line in lines:
+                    if line.strip():
+                        yield (number, *JsonlCorpus._parse(path, number, line))
+                    number += 1
 
     @staticmethod
     def _parse(path: Path, lineno: int, line: str) -> tuple[str, str]:

@@ -29,7 +29,8 @@ from ..cache.entry import load_checked
 from ..errors import IrfairInputError
 from ..text import TOKENIZER_VERSION, default_stopwords
 from .base import Corpus
-from .counting import TermCounter, concatenate_blocks, count_in_parallel, slice_block
+from .counting import TermCounter, concatenate_blocks, count_in_parallel, count_pieces, slice_block
+from .pieces import cut_pieces
 from .termstore_disk import Block, Contents, link_shard, read_contents, write_shard
 
 DEFAULT_SHARD_SIZE = 50_000
@@ -221,6 +222,58 @@ class TermStore:
             self._flush(shard_ids, concatenate_blocks(shard_blocks))
         return added
 
+    def _add_pieces(self, corpus, shard_size: int, progress: bool) -> int:
+        """:meth:`_add` of every document of a corpus of files whose class reads pieces of them
+        (``piece_documents``): ids checked as :meth:`.base.FileCorpus.iter_docs` and :meth:`_add` check them;
+        each piece's block is merged whole (so that a resumed pass gives the vocabulary of an unbroken one),
+        and the rows of documents stored before are left out."""
+        from tqdm.auto import tqdm
+
+        counter = TermCounter(self.stopwords, self.vocab, self.term_id)
+        pieces: deque = deque()
+
+        def tasks() -> Iterator[tuple]:
+            for piece in cut_pieces(corpus.paths):
+                pieces.append(piece)
+                yield corpus.piece_documents, piece, self.stopwords
+
+        seen: dict[str, tuple[str, int]] = {}
+        shard_ids: list[str] = []
+        shard_blocks: list[Block] = []
+        added = 0
+        with tqdm(desc=f"tokenising {corpus.name}", unit="doc", disable=not progress) as bar:
+            for lines, ids, terms, block, error in count_pieces(tasks()):
+                path = pieces.popleft().path
+                block = counter.merge(terms, block)
+                keep = []
+                for row, (line, doc_id) in enumerate(zip(lines, ids)):
+                    if doc_id in seen:
+                        first = seen[doc_id]
+                        raise IrfairInputError(path, line, f"document id {doc_id} appears twice (first at {first[0]}:{first[1]})")
+                    seen[doc_id] = (path, line)
+                    if doc_id in self.doc_row:
+                        continue
+                    if "\n" in doc_id or not doc_id:
+                        raise IrfairInputError(None, None, f"document id {doc_id!r} is empty or holds a line break")
+                    keep.append(row)
+                if error is not None:
+                    raise IrfairInputError(*error)
+                bar.update(len(ids))
+                if len(keep) < len(ids):
+                    ids = [ids[row] for row in keep]
+                    block = _rows(block, keep)
+                shard_ids += ids
+                shard_blocks.append(block)
+                added += len(ids)
+                while len(shard_ids) >= shard_size:
+                    rows = concatenate_blocks(shard_blocks)
+                    self._flush(shard_ids[:shard_size], slice_block(rows, 0, shard_size))
+                    shard_ids, shard_blocks = shard_ids[shard_size:], [slice_block(rows, shard_size, len(shard_ids))]
+                    self._publish()  # a killed run resumes from here
+        if shard_ids:
+            self._flush(shard_ids, concatenate_blocks(shard_blocks))
+        return added
+
     def _flush(self, ids: list[str], block: Block) -> None:
         self._append_block(list(ids), block)
         self.absent.difference_update(ids)
@@ -238,8 +291,11 @@ class TermStore:
             if not self.complete:
                 def read_all() -> None:
                     if not self._complete:
-                        self._add(tqdm(corpus.iter_docs(None), desc=f"tokenising {corpus.name}", unit="doc", disable=not progress),
-                                  DEFAULT_SHARD_SIZE)
+                        if hasattr(corpus, "piece_documents"):
+                            self._add_pieces(corpus, DEFAULT_SHARD_SIZE, progress)
+                        else:
+                            self._add(tqdm(corpus.iter_docs(None), desc=f"tokenising {corpus.name}", unit="doc",
+                                           disable=not progress), DEFAULT_SHARD_SIZE)
                         self._complete, self._dirty = True, True
                 self._grow(read_all)
             return set()
@@ -324,3 +380,10 @@ class TermStore:
         """Row numbers of ``doc_ids`` in :meth:`matrix` (array of int64); KeyError for an unknown id."""
         row = self.doc_row
         return np.fromiter(map(row.__getitem__, doc_ids), dtype=np.int64)
+
+
+def _rows(block: Block, rows: list[int]) -> Block:
+    """The CSR block of ``rows`` of ``block``, in that order."""
+    indptr, indices, counts = block
+    selected = sp.csr_matrix((counts, indices, indptr), shape=(len(indptr) - 1, int(indices.max(initial=-1)) + 1))[rows]
+    return selected.indptr.astype(np.int64), selected.indices.astype(np.int32), selected.data.astype(np.int32)

@@ -16,7 +16,6 @@ top-k selection. Documents without any in-vocabulary token have no vector and ar
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +24,7 @@ from ..cache import CacheEntry, EntryDamaged, Manifest, entry_key
 from ..corpus import TermStore
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
-from ..executor import default_jobs, executor, uses_workers
+from ..executor import default_jobs, executor, thread_executor, uses_workers
 from ..gender.debias import debiased
 from ..text import content_tokens
 from ..trec import Run, trec_eval_order
@@ -39,16 +38,13 @@ SHARD_ROWS = 131_072  # documents scored per task; fixed, so that a result never
 
 def _shard_top(task) -> tuple[np.ndarray, np.ndarray]:
     """Top ``k`` documents of rows ``[a, b)`` for each query vector: ``(row numbers, float32 scores)``, each of
-    shape (n_queries, ≤ k); documents without a vector score -inf. The matrix product runs on one BLAS
-    thread: for given shapes its result is then the same in any process (a split over threads would change
-    the summation order), so a run does not depend on where its shards were scored."""
-    from threadpoolctl import threadpool_limits
-
+    shape (n_queries, ≤ k); documents without a vector score -inf. It runs where BLAS is on one thread (the
+    executors of :mod:`irfair.executor` see to it): for given shapes the product is then the same in any
+    process (a split over threads would change the summation order), so a run does not depend on where its
+    shards were scored."""
     vectors, source, has_vector, a, b, k = task
     doc_vectors = np.load(source, mmap_mode="r") if isinstance(source, Path) else source
-    with threadpool_limits(1, user_api="blas"):
-        block = np.asarray(np.asarray(vectors, dtype=np.float32) @ np.asarray(doc_vectors[a:b], dtype=np.float32).T,
-                           dtype=np.float32)
+    block = np.asarray(np.asarray(vectors, dtype=np.float32) @ np.asarray(doc_vectors[a:b], dtype=np.float32).T, dtype=np.float32)
     block[:, ~has_vector] = -np.inf
     n = b - a
     top = np.argpartition(block, n - k, axis=1)[:, n - k:] if k < n else np.tile(np.arange(n), (len(block), 1))
@@ -171,8 +167,8 @@ class EmbeddingRanker:
             with executor(jobs if jobs > 1 else default_jobs(), scheduler) as ordered_map:
                 tops = list(ordered_map(_shard_top, tasks))
         else:  # threads: numpy releases the GIL in the matrix products, each of which runs on one core
-            with ThreadPoolExecutor(max_workers=default_jobs()) as pool:
-                tops = list(pool.map(_shard_top, tasks))
+            with thread_executor() as ordered_map:
+                tops = list(ordered_map(_shard_top, tasks))
         ranking: dict[str, list[tuple[str, float]]] = {}
         for batch, start in enumerate(range(0, len(qids), batch_size)):
             parts = tops[batch * len(shards):(batch + 1) * len(shards)]
