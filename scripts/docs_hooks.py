@@ -10,6 +10,8 @@ import re
 MARKER = "<!-- cli-reference -->"
 # Sphinx roles in docstrings (:class:`Run`): the code they mark stays, the role's name goes
 _ROLE = re.compile(r":(?:class|func|mod|meth|attr|data|exc):(?=<code>)")
+# Sphinx's ``~`` before a dotted name (:class:`~irfair.audit.gate.GateFailure`) shows its last part only
+_TILDE = re.compile(r"<code>~(?:[\w]+\.)*(\w+)</code>")
 WIDTH = 78  # what a code block of the site shows without scrolling at 1280 px
 
 
@@ -53,5 +55,6 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    """Drop the names of Sphinx roles before inline code (``:func:`audit``` reads as ``audit``)."""
-    return _ROLE.sub("", html)
+    """Drop the names of Sphinx roles before inline code (``:func:`audit``` reads as ``audit``), and a ``~``
+    name's module path (``:class:`~irfair.audit.gate.GateFailure``` reads as ``GateFailure``)."""
+    return _TILDE.sub(r"<code>\1</code>", _ROLE.sub("", html))

@@ -1,13 +1,14 @@
 """Every command and code block of the documentation runs: fenced ``bash`` and ``python`` blocks of
-``docs/**/*.md`` (and of README.md, where marked) carry a marker on the line before them,
+``docs/**/*.md`` and README.md carry a marker on the line before them,
 
-* ``<!-- run -->``: the block runs here, from a stand-in checkout (``runs/`` and ``scripts/`` of this
-  repository, ``../shared/data`` beside it), the page's blocks in order in one folder (bash blocks with
+* ``<!-- run -->``: the block runs here, from a stand-in checkout (``runs/``, ``scripts/`` and ``docs/`` of
+  this repository, ``../shared/data`` beside it), the page's blocks in order in one folder (bash blocks with
   ``bash -e -o pipefail``, python blocks in one namespace per page);
 * ``<!-- no-run: why -->``: it cannot run here (licensed data, an install, minutes of work, ...), and says why;
 
 and a ``text`` block marked ``<!-- output -->`` after a run block is what that block prints, line by line
-(a line ``...`` stands for any number of lines), so every number a page quotes from a command is checked."""
+(a line ``...`` stands for any number of lines), so every number a page quotes from a command is checked.
+The README's run blocks, each with its output block, are also blocks of a docs page, and run there."""
 from __future__ import annotations
 
 import contextlib
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted((ROOT / "docs").rglob("*.md"))
+PAGES = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 CHECKED_LANGUAGES = {"bash", "sh", "shell", "console", "python", "py"}
 MARKER = re.compile(r"^<!--\s*(run|output|no-run:\s*(?P<why>.*?))\s*-->$")
 FENCE = re.compile(r"^(```+|~~~+)\s*([\w+-]*)")
@@ -60,10 +61,6 @@ def blocks(page: Path) -> list[Block]:
     return found
 
 
-def _readme_blocks() -> list[Block]:
-    return [b for b in blocks(ROOT / "README.md") if b.marker is not None]
-
-
 def _name(page: Path) -> str:
     return str(page.relative_to(ROOT))
 
@@ -84,14 +81,27 @@ def test_every_code_block_says_whether_it_runs(page):
             assert block.language == "text", f"{where}: an output block is a text block"
 
 
+WIDTH = 100  # what a code block of the site shows at 1280 px without scrolling (and a terminal of 100 columns)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_name)
+def test_every_command_fits_the_page(page):
+    """A reader copies the run blocks: no line of them hides behind a scrollbar."""
+    for block in blocks(page):
+        if block.marker == "run":
+            for number, line in enumerate(block.code.splitlines(), block.line + 1):
+                assert len(line) <= WIDTH, f"{_name(page)}:{number}: {len(line)} characters, more than {WIDTH}"
+
+
 @pytest.fixture()
 def checkout(tmp_path, shared_data, monkeypatch):
-    """A stand-in checkout (runs/ and scripts/ of this repository, ../shared/data beside it), the working folder."""
+    """A stand-in checkout (runs/, scripts/ and docs/ of this repository, ../shared/data beside it), the working
+    folder. Every page shares the test session's cache folder (conftest.py), so a collection is tokenised once."""
     (tmp_path / "shared").mkdir()
     (tmp_path / "shared" / "data").symlink_to(shared_data)
     folder = tmp_path / "irfair"
     folder.mkdir()
-    for name in ("runs", "scripts"):
+    for name in ("runs", "scripts", "docs"):
         (folder / name).symlink_to(ROOT / name)
     monkeypatch.chdir(folder)
     return folder
@@ -117,7 +127,27 @@ def run_block(block: Block, folder: Path, namespace: dict) -> str:
     return done.stdout
 
 
-RUNNABLE = [page for page in [*PAGES, ROOT / "README.md"] if any(b.marker == "run" for b in blocks(page))]
+def examples(page: Path) -> list[tuple[str, str | None]]:
+    """``(code, output)`` of every run block of ``page``: its code and the output block after it (None if none)."""
+    found, page_blocks = [], blocks(page)
+    for i, block in enumerate(page_blocks):
+        if block.marker == "run":
+            following = page_blocks[i + 1] if i + 1 < len(page_blocks) else None
+            found.append((block.code, following.code if following is not None and following.marker == "output" else None))
+    return found
+
+
+README = ROOT / "README.md"
+# the README's examples are examples of the docs too (its first audit opens "How to read an audit"): they run there
+RUNNABLE = [page for page in PAGES if page != README and any(b.marker == "run" for b in blocks(page))]
+
+
+def test_the_readme_runs_what_the_docs_run():
+    """Each run block of the README, with its output block, is one of a docs page, which runs it (above)."""
+    in_docs = {example for page in RUNNABLE for example in examples(page)}
+    assert examples(README)
+    for code, output in examples(README):
+        assert (code, output) in in_docs, f"README.md: the block\n{code}and its output are not a docs page's (run there)"
 
 
 @pytest.mark.slow

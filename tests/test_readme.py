@@ -1,101 +1,92 @@
-"""The README's examples run as written (from a checkout with ../shared/data beside it) and print what the
-README says they print."""
+"""The README is a short introduction in a fixed order, and every number it quotes is printed by a command
+that runs in the tests. Its commands run in tests/test_docs.py (blocks marked ``<!-- run -->``, output
+blocks compared line by line); here, what a newcomer relies on: the length, the order of the sections, the
+first audit's length, the links, and that each number of its text is one that a checked output block shows."""
 import re
-import shlex
 from pathlib import Path
 
-import pytest
-
-from irfair.cli import build_parser, main
+from test_docs import blocks
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+README = ROOT / "README.md"
+TEXT = README.read_text(encoding="utf-8")
+LINES = TEXT.splitlines()
+# the pages whose output blocks the README's numbers are taken from (each block checked by test_docs.py)
+SOURCES = [README, ROOT / "docs" / "how-to-read-an-audit.md", ROOT / "docs" / "getting-started.md"]
+NUMBER = re.compile(r"(?<![\w.])[−+-]?\d+\.\d+(?:e[−+-]?\d+)?(?![\w.])")
+VERSION = re.compile(r"\b\d+\.\d+\.\d+\b|Python 3\.11")
 
 
-def shell_examples() -> list[tuple[str, str | None]]:
-    """``(command, expected stdout or None)`` for every indented ``irfair ...`` example; the expected output
-    is the ```text block that follows an example introduced as printing it."""
-    examples = []
-    lines = README.splitlines()
-    i = 0
-    while i < len(lines):
-        if lines[i].startswith("    irfair "):
-            command = lines[i].strip()
-            while command.endswith("\\"):
-                i += 1
-                command = command[:-1].rstrip() + " " + lines[i].strip()
-            command = re.sub(r"\s+#.*$", "", command)
-            expected = None
-            j = i + 1
-            while j < len(lines) and not lines[j].strip():
-                j += 1
-            if j < len(lines) and lines[j].startswith("prints") and "```text" in lines[j + 1:j + 4]:
-                start = lines.index("```text", j) + 1
-                end = lines.index("```", start)
-                expected = "\n".join(lines[start:end]) + "\n"
-            examples.append((command, expected))
-        i += 1
-    return examples
+def heading_line(title: str) -> int:
+    """The 1-based line of the README's ``## title``."""
+    return LINES.index(f"## {title}") + 1
 
 
-EXAMPLES = shell_examples()
-WITH_OUTPUT = [(c, e) for c, e in EXAMPLES if e is not None]
+def prose() -> str:
+    """The README without its fenced blocks and without version numbers."""
+    kept, fenced = [], False
+    for line in LINES:
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if not fenced:
+            kept.append(VERSION.sub("", line))
+    return "\n".join(kept)
 
 
-@pytest.fixture()
-def checkout(tmp_path, shared_data, monkeypatch):
-    """A stand-in checkout: runs/ from this repository and ../shared/data beside it; the working directory."""
-    (tmp_path / "shared").mkdir()
-    (tmp_path / "shared" / "data").symlink_to(shared_data)
-    (tmp_path / "irfair").mkdir()
-    (tmp_path / "irfair" / "runs").symlink_to(ROOT / "runs")
-    monkeypatch.chdir(tmp_path / "irfair")
-    return tmp_path / "irfair"
+def checked_numbers() -> list[float]:
+    """Every number printed in an output block of the README and the pages it quotes from."""
+    found = []
+    for page in SOURCES:
+        for block in blocks(page):
+            if block.marker == "output":
+                found += [float(n) for n in NUMBER.findall(block.code)]
+    return found
 
 
-# examples that need the reader's own data (predictions, trec_eval's test files beside topics and documents,
-# a licensed Robust04 copy): their syntax is still checked
-USERS_OWN_DATA = ("predictions.csv", "results.test", "qrels.robust04.txt", " /data/", "indexes/robust04")
+def test_the_readme_is_short_and_in_order():
+    assert len(LINES) <= 300
+    sections = ["Install", "A first audit", "How to read the numbers", "Documentation"]
+    assert [heading_line(s) for s in sections] == sorted(heading_line(s) for s in sections)
+    assert heading_line("How to read the numbers") <= 120
+    picture = next(i for i, line in enumerate(LINES, 1) if line.startswith("!["))
+    assert picture < heading_line("Install")
+    assert (ROOT / re.search(r"\]\(([^)]+)\)", LINES[picture - 1]).group(1)).is_file()
 
 
-def users_own(command: str) -> bool:
-    return any(marker in command for marker in USERS_OWN_DATA)
+def test_the_readme_names_its_commands():
+    for command in ("make demo", "make test", "make docs"):
+        assert command in TEXT
 
 
-def test_examples_are_found():
-    """The README keeps the first audit; the other examples live in docs/, run by tests/test_docs.py."""
-    commands = [c.split()[1] for c, _ in EXAMPLES]
-    assert set(commands) == {"audit"}
-    assert len(WITH_OUTPUT) == 1
-    assert sum(users_own(c) for c, _ in EXAMPLES) == 0  # a new template must be looked at, not skipped silently
+def test_the_first_audit_prints_at_most_40_lines():
+    shown = [b for b in blocks(README) if b.marker == "output"]
+    assert len(shown) == 1 and len(shown[0].code.splitlines()) <= 40
+    runs = [b for b in blocks(README) if b.marker == "run"]
+    assert len(runs) == 1 and runs[0].code.startswith("irfair audit runs/vaswani/*.run")
+
+
+def test_every_block_of_the_readme_says_whether_it_runs():
+    for block in blocks(README):
+        assert block.marker in ("run", "no-run", "output"), f"README.md:{block.line}"
 
 
 def test_readme_links_to_pages_that_exist():
-    links = re.findall(r"\]\((docs/[^)#]+)", README)
+    links = re.findall(r"\]\(((?:docs/|CHANGELOG|LICENSE)[^)#]*)", TEXT)
     assert len(links) >= 15
     for link in links:
         assert (ROOT / link).is_file(), link
 
 
-@pytest.mark.parametrize(("command", "expected"), WITH_OUTPUT, ids=[c.split()[1] + str(i) for i, (c, _) in enumerate(WITH_OUTPUT)])
-def test_example_prints_what_the_readme_shows(checkout, command, expected, capsys):
-    assert main(shlex.split(command)[1:]) == 0
-    assert capsys.readouterr().out == expected
-
-
-def test_every_other_example_parses_and_names_existing_inputs(checkout):
-    parser = build_parser()
-    made_by_examples = {"time-bm25.run"}
-    for command, _ in EXAMPLES:
-        argv = [a for a in shlex.split(command)[1:] if not (a.startswith("[") or a.endswith("]"))]
-        if argv[0] == "pyserini":  # pyserini's own command line, passed through
-            continue
-        args = parser.parse_args(argv)
-        if users_own(command):
-            continue
-        for name in ("corpus", "topics", "qrels", "candidates", "rerank"):
-            value = getattr(args, name, None)
-            if isinstance(value, str) and value not in made_by_examples:
-                assert Path(value).exists(), f"{command}: {value}"
-        for run in getattr(args, "runs", None) or []:
-            assert Path(run).is_file(), run
+def test_every_number_of_the_text_is_printed_by_a_checked_command():
+    """A number quoted in the text (``+0.0462``, ``0.31``, ``−0.0934``) rounds from one that an output
+    block shows: an output that changes makes the text wrong, and this test says where."""
+    printed = checked_numbers()
+    quoted = NUMBER.findall(prose())
+    assert len(quoted) >= 20
+    for text in quoted:
+        value = float(text.replace("−", "-"))
+        decimals = len(text.split(".")[1].split("e")[0])
+        exponent = "e" in text
+        assert any((f"{p:.{decimals}e}" if exponent else f"{p:.{decimals}f}") == f"{value:.{decimals}{'e' if exponent else 'f'}}"
+                   for p in printed), f"README quotes {text}, which no checked output block prints"
