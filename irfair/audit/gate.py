@@ -58,9 +58,10 @@ class GateFailure:
     alpha: float
 
     def line(self) -> str:
-        """The verdict line printed for it."""
-        return (f"fail {self.condition}: {self.system} has significantly {'higher' if self.direction == 'above' else 'lower'} "
-                f"{self.measure} than {self.reference} (delta {self.delta:+.4f}, p_adjusted {self.p_adjusted:.4f} < {self.alpha:g})")
+        """The verdict line printed for it (the reference is named by the condition, so the line stays short)."""
+        return (f"fail {self.condition}: {self.system}'s {self.measure} is significantly "
+                f"{'higher' if self.direction == 'above' else 'lower'} (delta {self.delta:+.4f}, "
+                f"p_adjusted {self.p_adjusted:.4f} < {self.alpha:g})")
 
 
 def check(result, conditions: Iterable[str | Condition], alpha: float | None = None) -> list[GateFailure]:

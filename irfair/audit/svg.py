@@ -142,7 +142,9 @@ def tradeoff_svg(result: AuditResult, width: int = 860, height: int = 440) -> st
     if len(front) > 1:
         path = " ".join(f"{x(p[1]):.1f},{y(p[4]):.1f}" for p in front)
         body.append(f'<polyline points="{path}" fill="none" stroke="{FRONT}" stroke-width="1.5"/>')
-    placed: list[tuple[float, float, float]] = []
+    # labels avoid each other and every point (a point is a 12 px wide obstacle at its centre's height)
+    placed: list[tuple[float, float, float]] = [(x(p[1]) - 6, y(p[4]) + 4, 12) for p in points
+                                                if math.isfinite(p[1]) and math.isfinite(p[4])]
     for name, gsr, g_low, g_high, value, m_low, m_high, on, share in points:
         if not (math.isfinite(gsr) and math.isfinite(value)):
             continue
@@ -155,7 +157,7 @@ def tradeoff_svg(result: AuditResult, width: int = 860, height: int = 440) -> st
                         'stroke-opacity="0.45"/>')
         body.append(f'<circle cx="{x(gsr):.1f}" cy="{y(value):.1f}" r="4.5" fill="{colour}" data-system="{escape(name)}"/>')
         label = letters.get(name, name) + (f" {100 * share:.0f}%" if math.isfinite(share) else "")
-        lx, ly = _free_spot(placed, x(gsr) + 7, y(value) - 6, 7 * len(label))
+        lx, ly = _free_spot(placed, x(gsr) + 7, y(value) - 6, 7.5 * len(label))
         body.append(_text(lx, ly, label, 11, "start", colour))
     return _svg(width, height, f"Trade-off plot: GSR against {measure} with CIs and the Pareto front", body)
 
