@@ -11,6 +11,7 @@ from faults_data import make_time_inputs, run_cli
 
 from irfair.cache import KINDS
 from irfair.cache.manage import scan
+from irfair.errors import one_line
 
 
 @pytest.fixture(scope="module")
@@ -100,8 +101,8 @@ def test_files_put_inside_irfair_entries_are_kept_when_the_entry_is_cleared_or_r
     (store / "my-notes.txt").write_text("keep me")  # the entry is now damaged (an unexpected file)
     code, _, err = run_cli(args)
     kept = next((root / "terms").glob(f"{store.name}.kept-*"))
-    assert code == 0 and err == (f"irfair: cache entry {store} is damaged (unexpected file my-notes.txt); rebuilding "
-                                 f"(what irfair did not write is kept beside it in {kept.name})\n")
+    assert code == 0 and err == one_line(f"irfair: cache entry {store} is damaged (unexpected file my-notes.txt); rebuilding "
+                                         f"(what irfair did not write is kept beside it in {kept.name})") + "\n"
     assert [p.name for p in kept.iterdir()] == ["my-notes.txt"] and (kept / "my-notes.txt").read_text() == "keep me"
 
     vectors = next((root / "embeddings").glob("vectors.vec-*"))
