@@ -47,13 +47,14 @@ def relative_path(path: str | Path | None) -> str | None:
 
 
 def relative_command_line(command_line: str | None) -> str | None:
-    """A command line with every absolute path that exists (alone or after ``--option=``) made relative."""
+    """A command line with every absolute path (alone or after ``--option=``) made relative, whether it exists
+    yet or not (``--out`` is created by the command: the same command must give the same line)."""
     if not command_line:
         return command_line
     words = []
     for word in shlex.split(command_line):
         option, equals, value = word.partition("=") if word.startswith("--") else ("", "", word)
-        if os.path.isabs(value) and os.path.exists(value):
+        if os.path.isabs(value):
             value = relative_path(value)
         words.append(f"{option}{equals}{value}")
     return shlex.join(words)
