@@ -48,7 +48,7 @@ chromium:
 test: install chromium docs
 	$(BIN)/ruff check irfair tests scripts
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
 
 bench: install
 	$(BIN)/python scripts/bench_gsr.py
