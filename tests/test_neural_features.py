@@ -13,23 +13,23 @@ def test_porter_stems_by_hand():
 
 
 def test_histogram_bins_by_hand():
-    # 30 bins: 28 bins of width 2/28 = 1/14 over [-1, 1] (cosine 1 in the last of them), then same stem, same word
-    assert histogram_bin(np.array([-1.0, -0.999, 0.0, 0.99, 1.0])).tolist() == [0, 0, 14, 27, 27]
+    # 31 bins: 29 bins of width 2/29 over [-1, 1] (cosine 1 in the last of them), then same stem, same word
+    assert histogram_bin(np.array([-1.0, -0.999, 0.0, 0.99, 1.0])).tolist() == [0, 0, 14, 28, 28]
     assert histogram_bin(np.array([0.5]), n_bins=6).tolist() == [3]  # 4 bins of width 0.5: [0.5, 1] is the last
 
 
 def test_matching_histogram_of_a_tiny_pair_by_hand(hand):
-    # query "nurse" (0.5, 0.5, √0.5) against: woman (0.8, 0.6, 0) cos 0.7 → bin ⌊1.7·14⌋ = 23; man (−0.8, 0.6, 0)
-    # cos −0.1 → bin ⌊0.9·14⌋ = 12; nurse itself → same-word bin 29; "nurses" (no vector) shares the stem "nurs"
-    # → same-stem bin 28; "saw" and "zzz" have no vector and another stem → nowhere
+    # query "nurse" (0.5, 0.5, √0.5) against: woman (0.8, 0.6, 0) cos 0.7 → bin ⌊1.7·14.5⌋ = 24; man (−0.8, 0.6, 0)
+    # cos −0.1 → bin ⌊0.9·14.5⌋ = 13; nurse itself → same-word bin 30; "nurses" (no vector) shares the stem "nurs"
+    # → same-stem bin 29; "saw" and "zzz" have no vector and another stem → nowhere
     counts = matching_histograms(hand, ["nurse", "zzz"], ["woman", "man", "nurse", "nurses", "saw", "zzz"], log_counts=False)
-    expected = np.zeros((2, 30))
-    expected[0, [12, 23, 28, 29]] = 1
-    expected[1, 29] = 1  # a query word without a vector still finds itself
+    expected = np.zeros((2, 31))
+    expected[0, [13, 24, 29, 30]] = 1
+    expected[1, 30] = 1  # a query word without a vector still finds itself
     assert counts.tolist() == expected.tolist()
     logs = matching_histograms(hand, ["nurse"], ["nurse", "nurse", "man"])
-    assert logs[0, 29] == pytest.approx(math.log(3)) and logs[0, 12] == pytest.approx(math.log(2))
-    assert matching_histograms(hand, ["nurse"], []).tolist() == [[0.0] * 30]
+    assert logs[0, 30] == pytest.approx(math.log(3)) and logs[0, 13] == pytest.approx(math.log(2))
+    assert matching_histograms(hand, ["nurse"], []).tolist() == [[0.0] * 31]
 
 
 def test_stem_idf_counts_documents_holding_any_word_of_the_stem():
