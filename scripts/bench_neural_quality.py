@@ -59,8 +59,8 @@ def _row(system: str, seed: str, result: EvaluationResult, baseline: EvaluationR
 
 
 def _print_table(name: str, n_queries: int, rows: list[dict]) -> None:
-    print(f"\n{name}: {n_queries} queries, BM25 top-100 candidates, 5-fold CV, model+bm25: interpolation "
-          f"weight {WEIGHT}; p: paired t-test against bm25")
+    print(f"\n{name}: {n_queries} queries, BM25 top-100 candidates, 5-fold CV; model+bm25: interpolation weight {WEIGHT}")
+    print("p: two-sided paired t-test against bm25; mean: each query's value averaged over the seeds")
     print(f"{'system':<18}{'seed':>5}{'MAP':>8}{'p':>7}{'nDCG@10':>9}{'p':>7}{'P@10':>8}{'p':>7}{'MAP/bm25':>9}{'train s':>9}")
 
     def p(value):

@@ -160,10 +160,10 @@ def test_train_help_shows_every_training_option_with_its_default(capsys):
 # Input that cannot train, by class. Each class: refused in one line (exit 2, nothing written) when no fold can
 # train, or the folds that cannot keep their candidates' order with a counted warning.
 
-NOTHING_SHARED = {
-    "qrels of other queries": {"99": {"1-0": 1}},
-    "qrels without a relevant grade": {"1": {"1-0": 0, "1-1": 0}, "2": {"2-0": 0}},
-    "no relevant document among the candidates": {"1": {"elsewhere": 1}, "2": {"nowhere": 2}},
+NOTHING_SHARED = {  # qrels, and the file the error names
+    "qrels of other queries": ({"99": {"1-0": 1}}, "qrels.txt"),
+    "qrels without a relevant grade": ({"1": {"1-0": 0, "1-1": 0}, "2": {"2-0": 0}}, "qrels.txt"),
+    "no relevant document among the candidates": ({"1": {"elsewhere": 1}, "2": {"nowhere": 2}}, "cands.run"),
 }
 
 
@@ -171,9 +171,10 @@ NOTHING_SHARED = {
 def test_nothing_to_train_on_is_refused_in_one_line(case, w2v, tmp_path, capsys):
     from irfair.cli import main
 
-    assert main(_write_inputs(tmp_path, NOTHING_SHARED[case])) == 2
+    qrels, named = NOTHING_SHARED[case]
+    assert main(_write_inputs(tmp_path, qrels)) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) <= 2 and err[-1].startswith("irfair: error: ") and "nothing to train on" in err[-1]
+    assert len(err) <= 2 and err[-1].startswith(f"irfair: error: {tmp_path / named}: ") and "nothing to train on" in err[-1]
     assert not (tmp_path / "drmm.run").exists() and not (tmp_path / "drmm.run.log").exists()
 
 

@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     candidates = read_run(args.candidates)
     check_run_queries(candidates, topics, args.topics)
     queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
-    training_queries(queries, qrels, candidates, args.folds)  # refused here, before the corpus is read
+    training_queries(queries, qrels, candidates, args.folds, args.qrels)  # refused here, before the corpus is read
     log = args.log or f"{args.out}.log"
     ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
                          cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args), threads=args.threads,

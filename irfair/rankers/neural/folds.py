@@ -35,17 +35,19 @@ def load_or_make_folds(qids: Sequence[str], k: int, path: str | Path | None) -> 
     return folds
 
 
-def training_queries(queries: Mapping[str, str], qrels: Qrels, candidates: Run, k: int) -> list[str]:
+def training_queries(queries: Mapping[str, str], qrels: Qrels, candidates: Run, k: int,
+                     qrels_source: str | Path | None = None) -> list[str]:
     """The queries to re-rank: those of ``queries`` (in their order) with candidates. Refuses
-    (IrfairInputError) when no query of the topics, the qrels and the candidates alike has a relevant
-    document — nothing could be learnt — or when fewer queries than folds have candidates."""
+    (IrfairInputError naming ``qrels_source``, the qrels file, when given) when no query of the topics, the
+    qrels and the candidates alike has a relevant document — nothing could be learnt — or when fewer
+    queries than folds have candidates."""
     with_candidates = [qid for qid in queries if candidates.ranking.get(qid)]
     judged = [qid for qid in with_candidates if any(grade > 0 for grade in qrels.get(qid, {}).values())]
     source = candidates.path or candidates.name
     if not judged:
-        raise IrfairInputError(source, None,
-                               f"no query is in the topics ({len(queries)}), the qrels ({len(qrels)}) and the candidates "
-                               f"({len(candidates.ranking)}) with a relevant document: nothing to train on "
+        raise IrfairInputError(qrels_source, None,
+                               f"no query of the topics ({len(queries)}), the qrels ({len(qrels)}) and the candidates "
+                               f"({len(candidates.ranking)}) alike has a relevant document: nothing to train on "
                                f"(queries with candidates and topics: {len(with_candidates)})")
     if len(with_candidates) < max(k, 3):
         raise IrfairInputError(source, None, f"neural training needs candidates for at least {max(k, 3)} queries "
