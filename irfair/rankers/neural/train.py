@@ -165,6 +165,59 @@ def _training_triples(training: Sequence[str], top: Mapping[str, list[str]], rel
     return triples
 
 
+def _train_fold(model_name: str, inputs: PairInputs, top: Mapping[str, list[str]], relevant: Mapping[str, set[str]],
+                qrels: Qrels, training: Sequence[str], validation: Sequence[str], rng: np.random.Generator, fold: str,
+                log_lines: list[str], *, epochs: int, batch_size: int, learning_rate: float, negatives_per_positive: int,
+                patience: int, device, progress: bool, say: Callable[[str], None]):
+    """Train one fold's model (``fold``: "2/5"), appending to ``log_lines``: ``(model at its best epoch, None)``,
+    or ``(None, why it could not train)``."""
+    torch = _torch()
+    from tqdm.auto import tqdm
+
+    from . import models
+
+    number = fold.split("/")[0]
+    if not any(relevant[q] and len(relevant[q]) < len(top[q]) for q in training):
+        return None, "no relevant candidate among its training queries"
+    early_stopping = any(relevant[q] for q in validation)
+    if not early_stopping:
+        log_lines.append(f"{number}\tno relevant candidate in the validation fold: every epoch trained, the last kept\t\t")
+    model = _new_model(model_name).to(device)
+    optimiser = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    best_map, best_state, waited = -1.0, copy.deepcopy(model.state_dict()), 0
+    for epoch in tqdm(range(1, epochs + 1), desc=f"{model_name} fold {fold}", disable=not progress):
+        model.train()
+        losses = []
+        triples = _training_triples(training, top, relevant, negatives_per_positive, rng)
+        for start in range(0, len(triples), batch_size):
+            chunk = triples[start : start + batch_size]
+            positive = model(*inputs.batch([(q, p) for q, p, _ in chunk], device))
+            negative = model(*inputs.batch([(q, n) for q, _, n in chunk], device))
+            loss = models.pairwise_hinge_loss(positive, negative)
+            if not torch.isfinite(loss):
+                return None, f"loss {float(loss.detach())} at epoch {epoch}"
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            losses.append(float(loss.detach()))
+        if not all(torch.isfinite(p).all() for p in model.parameters()):
+            return None, f"weights not finite at epoch {epoch}"
+        val_map = float("nan")
+        if early_stopping:
+            val_map = evaluate(_rerank(model, inputs, top, validation, device, model_name), qrels, ["MAP"], qids=validation).means["MAP"]
+        mean_loss = float(np.mean(losses)) if losses else float("nan")
+        log_lines.append(f"{number}\t{epoch}\t{mean_loss:.5f}\t{val_map:.4f}")
+        say(f"{model_name} fold {fold} epoch {epoch}/{epochs}: loss {mean_loss:.4f}, validation MAP {val_map:.4f}")
+        if not early_stopping or val_map > best_map + 1e-9:
+            best_map, best_state, waited = val_map, copy.deepcopy(model.state_dict()), 0
+        else:
+            waited += 1
+            if waited >= patience:
+                break
+    model.load_state_dict(best_state)
+    return model, None
+
+
 def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queries: Mapping[str, str], qrels: Qrels,
                 candidates: Run, top_n: int = 100, *, corpus: Corpus, folds: int = 5, folds_file: str | Path | None = None,
                 epochs: int = 10, batch_size: int = 32, learning_rate: float | None = None, negatives_per_positive: int = 4,
@@ -184,8 +237,6 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
         raise ValueError(f"model must be one of {MODELS}")
     torch = _torch()
     from tqdm.auto import tqdm
-
-    from .models import pairwise_hinge_loss
 
     started = time.perf_counter()
     say = report or (lambda line: None)
@@ -215,6 +266,8 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
     log_lines = ["fold\tepoch\tloss\tvalidation_MAP"]
     merged: dict[str, list[tuple[str, float]]] = {}
     untrained: list[tuple[int, str]] = []
+    settings = dict(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate or DEFAULT_LEARNING_RATE[model_name],
+                    negatives_per_positive=negatives_per_positive, patience=patience, device=device, progress=progress, say=say)
     previous_threads = torch.get_num_threads()
     deterministic = torch.are_deterministic_algorithms_enabled()
     if device == "cpu":
@@ -223,62 +276,16 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
             torch.set_num_threads(threads)
     try:
         for fold, test_qids in enumerate(fold_lists):
-            number = fold + 1
             torch.manual_seed(seed + fold)
-            rng = np.random.default_rng(seed + fold)
-            validation = fold_lists[(fold + 1) % len(fold_lists)]
-            training = [q for i, f in enumerate(fold_lists) if i not in (fold, (fold + 1) % len(fold_lists)) for q in f]
-            early_stopping = any(relevant[q] for q in validation)
-            if not any(relevant[q] and len(relevant[q]) < len(top[q]) for q in training):
-                untrained.append((number, "no relevant candidate among its training queries"))
-                log_lines.append(f"{number}\tnot trained: no relevant candidate among its training queries; candidates' order kept\t\t")
-                merged.update({q: list(candidates.ranking[q][:top_n]) for q in test_qids})
-                continue
-            if not early_stopping:
-                log_lines.append(f"{number}\tno relevant candidate in the validation fold: every epoch trained, the last kept\t\t")
-            model = _new_model(model_name).to(device)
-            optimiser = torch.optim.Adam(model.parameters(), lr=learning_rate or DEFAULT_LEARNING_RATE[model_name])
-            best_map, best_state, waited, failure = -1.0, copy.deepcopy(model.state_dict()), 0, None
-            for epoch in tqdm(range(1, epochs + 1), desc=f"{model_name} fold {number}/{len(fold_lists)}", disable=not progress):
-                triples = _training_triples(training, top, relevant, negatives_per_positive, rng)
-                model.train()
-                losses = []
-                for start in range(0, len(triples), batch_size):
-                    chunk = triples[start : start + batch_size]
-                    positive = model(*inputs.batch([(q, p) for q, p, _ in chunk], device))
-                    negative = model(*inputs.batch([(q, n) for q, _, n in chunk], device))
-                    loss = pairwise_hinge_loss(positive, negative)
-                    if not torch.isfinite(loss):
-                        failure = f"loss {float(loss.detach())} at epoch {epoch}"
-                        break
-                    optimiser.zero_grad()
-                    loss.backward()
-                    optimiser.step()
-                    losses.append(float(loss.detach()))
-                if failure is None and not all(torch.isfinite(p).all() for p in model.parameters()):
-                    failure = f"weights not finite at epoch {epoch}"
-                if failure is not None:
-                    break
-                val_run = _rerank(model, inputs, top, validation, device, model_name)
-                val_map = evaluate(val_run, qrels, ["MAP"], qids=validation).means["MAP"] if early_stopping else float("nan")
-                mean_loss = float(np.mean(losses)) if losses else float("nan")
-                log_lines.append(f"{number}\t{epoch}\t{mean_loss:.5f}\t{val_map:.4f}")
-                say(f"{model_name} fold {number}/{len(fold_lists)} epoch {epoch}/{epochs}: loss {mean_loss:.4f}, "
-                    f"validation MAP {val_map:.4f}")
-                if not early_stopping:
-                    best_state = copy.deepcopy(model.state_dict())
-                elif val_map > best_map + 1e-9:
-                    best_map, best_state, waited = val_map, copy.deepcopy(model.state_dict()), 0
-                else:
-                    waited += 1
-                    if waited >= patience:
-                        break
+            following = (fold + 1) % len(fold_lists)
+            training = [q for i, f in enumerate(fold_lists) if i not in (fold, following) for q in f]
+            model, failure = _train_fold(model_name, inputs, top, relevant, qrels, training, fold_lists[following],
+                                         np.random.default_rng(seed + fold), f"{fold + 1}/{len(fold_lists)}", log_lines, **settings)
             if failure is not None:
-                untrained.append((number, failure))
-                log_lines.append(f"{number}\tnot trained: {failure}; candidates' order kept\t\t")
+                untrained.append((fold + 1, failure))
+                log_lines.append(f"{fold + 1}\tnot trained: {failure}; candidates' order kept\t\t")
                 merged.update({q: list(candidates.ranking[q][:top_n]) for q in test_qids})
                 continue
-            model.load_state_dict(best_state)
             test_run = _rerank(model, inputs, top, test_qids, device, model_name)
             if interpolate_first_stage:
                 test_run = interpolate(test_run, candidates, interpolation_weight, model_name)
