@@ -1,5 +1,6 @@
 """Throughput of the neural rankers: training and re-ranking query-document pairs per second, on the CPU
-and (when torch sees one) on the GPU, with a synthetic batch of features of realistic shape.
+and (when torch sees one) on the GPU, with a synthetic batch of features of realistic shape (10-term
+queries; MatchPyramid's two-channel matrices of --doc-len tokens, real lengths drawn at random).
 
     python scripts/bench_neural.py [--pairs 20000] [--doc-len 300] [--batch 256]
 """
@@ -18,7 +19,8 @@ def inputs(model: str, n: int, doc_len: int, device: str):
     if model == "drmm":
         return (torch.rand(n, 10, 30, generator=g).to(device), torch.rand(n, 10, generator=g).to(device),
                 torch.ones(n, 10, dtype=torch.bool).to(device))
-    return (torch.rand(n, 10, doc_len, generator=g).mul(2).sub(1).to(device),)
+    return (torch.rand(n, 2, 10, doc_len, generator=g).mul(2).sub(1).to(device),
+            torch.randint(1, 11, (n,), generator=g).to(device), torch.randint(1, doc_len + 1, (n,), generator=g).to(device))
 
 
 def measure(model_name: str, device: str, pairs: int, doc_len: int, batch: int) -> tuple[float, float]:

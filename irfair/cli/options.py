@@ -200,18 +200,21 @@ def add_embeddings(parser: argparse.ArgumentParser) -> None:
 
 
 def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpec]) -> None:
-    """One option per parameter of the given rankers (``--k1``, ``--top-n``, ...), defaults from the registry."""
-    seen = set()
+    """One option per parameter of the given rankers (``--k1``, ``--top-n``, ...), defaults from the registry.
+    A parameter only some of the rankers have names them in its help (``(matchpyramid)``)."""
+    owners: dict[str, list[str]] = {}
+    first: dict[str, Parameter] = {}
     for spec in specs:
         for parameter in spec.parameters:
-            if parameter.name in seen:
-                continue
-            seen.add(parameter.name)
-            if parameter.type is bool:
-                parser.add_argument(parameter.flag, dest=parameter.name, action="store_true", help=parameter.help)
-            else:
-                parser.add_argument(parameter.flag, dest=parameter.name, type=parameter_type(parameter), default=parameter.default,
-                                    help=f"{parameter.help} ({spec.name})")
+            owners.setdefault(parameter.name, []).append(spec.name)
+            first.setdefault(parameter.name, parameter)
+    for name, parameter in first.items():
+        label = "" if len(owners[name]) == len(specs) else f" ({', '.join(owners[name])})"
+        if parameter.type is bool:
+            parser.add_argument(parameter.flag, dest=name, action="store_true", help=parameter.help + label)
+        else:
+            parser.add_argument(parameter.flag, dest=name, type=parameter_type(parameter), default=parameter.default,
+                                choices=parameter.choices or None, help=parameter.help + label)
 
 
 def ranker_parameters(args: argparse.Namespace, spec: RankerSpec) -> dict[str, object]:

@@ -11,7 +11,11 @@ PARALLEL = True
 HELP = "train DRMM or MatchPyramid with K-fold CV and re-rank BM25 candidates"
 EXAMPLE = """example (from the checkout, with ../shared/data beside it):
   irfair train --ranker drmm --corpus ../shared/data/vaswani/corpus --topics ../shared/data/vaswani/query-text.trec \\
-      --qrels ../shared/data/vaswani/qrels --candidates runs/vaswani/bm25.run --out vaswani-drmm.run"""
+      --qrels ../shared/data/vaswani/qrels --candidates runs/vaswani/bm25.run --out vaswani-drmm.run
+
+Progress: bars on a terminal; otherwise one line per epoch on stderr (none under --quiet).
+A fold that cannot train (no relevant candidate among its training queries, a loss that is not finite)
+keeps its candidates' order, with a warning; when no fold can train, nothing is written (exit 2)."""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -23,6 +27,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="run file to write")
     p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
     options.add_ranker_parameters(p, [RANKERS[name] for name in rankers_of(NEURAL)])
+    p.add_argument("--threads", type=options.positive_int, default=2,
+                   help="torch CPU threads while training (a run is byte-identical for a given --seed and --threads)")
     p.add_argument("--folds-file", default=None, help="JSON folds file: read when it exists, written otherwise")
     p.add_argument("--log", default=None, help="training log (TSV: fold, epoch, loss, validation MAP); default OUT.log")
     options.add_query_field(p)
@@ -32,6 +38,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..rankers import make_ranker
+    from ..rankers.neural.folds import training_queries
     from ..trec import check_run_queries, read_qrels, read_run, read_topics, write_run
 
     options.check_paths(args, files=("out", "log"))
@@ -41,11 +48,17 @@ def run(args: argparse.Namespace) -> int:
     qrels = read_qrels(args.qrels)
     candidates = read_run(args.candidates)
     check_run_queries(candidates, topics, args.topics)
+    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
+    training_queries(queries, qrels, candidates, args.folds, args.qrels)  # refused here, before the corpus is read
     log = args.log or f"{args.out}.log"
     ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
-                         cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args),
+                         cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args), threads=args.threads,
                          folds_file=args.folds_file, log_path=log, **options.ranker_parameters(args, RANKERS[args.ranker]))
-    run = ranker.rerank({qid: topic.text(args.query_field) for qid, topic in topics.items()}, candidates)
+    if not options.progress(args):
+        ranker.report = options.log(args)
+    run = ranker.rerank(queries, candidates)
     write_run(args.out, run)
-    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; training log {log}")
+    training = ranker.training
+    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; "
+          f"{training.summary()}; {training.seconds:.0f} s; training log {log}")
     return 0

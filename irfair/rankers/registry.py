@@ -13,18 +13,22 @@ NEURAL = "neural"
 @dataclass(frozen=True)
 class Parameter:
     """One ranker parameter: name (a Python identifier; ``--name-with-dashes`` on the command line),
-    default, type, a help text and its valid range (``low``/``high`` inclusive; ``above`` exclusive)."""
+    default, type, a help text and its valid range (``low``/``high`` inclusive; ``above`` exclusive) or,
+    for a text parameter, its ``choices``."""
 
     name: str
-    default: float | int | bool
+    default: float | int | bool | str
     type: type
     help: str
     low: float | None = None
     high: float | None = None
     above: float | None = None
+    choices: tuple[str, ...] = ()
 
-    def problem(self, value: float) -> str | None:
+    def problem(self, value: float | str) -> str | None:
         """Why ``value`` is out of range (None when it is valid), e.g. ``must be at least 3``."""
+        if self.choices:
+            return None if value in self.choices else f"must be one of {', '.join(self.choices)}"
         if self.type is bool:
             return None
         if value != value or value in (float("inf"), float("-inf")):
@@ -70,13 +74,22 @@ class RankerSpec:
         return self.family != LEXICAL
 
 
+# Defaults chosen by the experiments recorded in docs/rankers/neural.md and irfair/rankers/neural/train.py.
 _NEURAL_PARAMETERS = (
     Parameter("top_n", 100, int, "candidates re-ranked per query", low=1),
     Parameter("folds", 5, int, "cross-validation folds over queries (at least 3)"),  # checked when the ranker is built
     Parameter("epochs", 10, int, "training epochs at most (early stopping on the validation fold's MAP)", low=1),
-    Parameter("doc_len", 300, int, "MatchPyramid document length in tokens", low=1),
+    Parameter("learning_rate", 0.01, float, "Adam's learning rate", above=0),
+    Parameter("query_length", 0, int, "content tokens of each query used, 0 for the whole query", low=0),
     Parameter("seed", 0, int, "random seed of training", low=0, high=2**32 - 1),
-    Parameter("interpolate", False, bool, "mix in the candidates' own scores, weight chosen on each validation fold"),
+    Parameter("interpolate", False, bool, "mix in the candidates' own scores (see --interpolation-weight)"),
+    Parameter("interpolation_weight", 0.5, float, "weight of the candidates' min-max scores under --interpolate",
+              low=0, high=1),
+)
+_MATCHPYRAMID_PARAMETERS = (
+    Parameter("doc_len", 300, int, "document tokens in the matching matrix", low=1),
+    Parameter("matching", "cosine", str, "matching matrix of query and document words",
+              choices=("indicator", "cosine", "gaussian")),
 )
 
 RANKERS: dict[str, RankerSpec] = {spec.name: spec for spec in (
@@ -91,7 +104,7 @@ RANKERS: dict[str, RankerSpec] = {spec.name: spec for spec in (
     RankerSpec("drmm", NEURAL, "DRMM (Guo et al. 2016), K-fold cross-validated re-ranker", _NEURAL_PARAMETERS,
                needs_embeddings=True, needs_qrels=True),
     RankerSpec("matchpyramid", NEURAL, "MatchPyramid (Pang et al. 2016), K-fold cross-validated re-ranker",
-               _NEURAL_PARAMETERS, needs_embeddings=True, needs_qrels=True),
+               _NEURAL_PARAMETERS + _MATCHPYRAMID_PARAMETERS, needs_embeddings=True, needs_qrels=True),
 )}
 
 

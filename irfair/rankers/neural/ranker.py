@@ -2,7 +2,7 @@
 candidates, trained by K-fold cross-validation over queries each time they re-rank (:mod:`.train`)."""
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -12,12 +12,14 @@ from ...errors import IrfairInputError
 from ...gender.debias import debiased
 from ...trec import Qrels, Run
 from ..registry import RankerSpec
-from .train import run_name, train_and_rerank
+from .train import TrainingResult, run_name, train_folds
 
 
 @dataclass
 class NeuralRanker:
-    """A neural re-ranker with its training settings (see :func:`train_and_rerank`)."""
+    """A neural re-ranker with its training settings (see :func:`.train.train_folds`); ``report``
+    receives one progress line per epoch (the CLI sets it when stderr is not a terminal), ``training``
+    holds the last re-ranking's :class:`.train.TrainingResult`."""
 
     model: str
     store: TermStore
@@ -28,6 +30,9 @@ class NeuralRanker:
     folds_file: Path | None = None
     log_path: Path | None = None
     progress: bool = False
+    threads: int = 2
+    report: Callable[[str], None] | None = None
+    training: TrainingResult | None = None
 
     @property
     def name(self) -> str:
@@ -41,10 +46,13 @@ class NeuralRanker:
     def rerank(self, queries: Mapping[str, str], candidates: Run, depth: int | None = None) -> Run:
         """Cross-validated training and re-ranking of each query's top-N candidates."""
         p = self.params
-        run = train_and_rerank(self.model, self.store, self.embeddings, queries, self.qrels, candidates, p["top_n"],
-                               corpus=self.corpus, folds=p["folds"], folds_file=self.folds_file, epochs=p["epochs"],
-                               doc_len=p["doc_len"], seed=p["seed"], progress=self.progress, log_path=self.log_path,
-                               interpolate_first_stage=p["interpolate"])
+        self.training = train_folds(
+            self.model, self.store, self.embeddings, queries, self.qrels, candidates, p["top_n"], corpus=self.corpus,
+            folds=p["folds"], folds_file=self.folds_file, epochs=p["epochs"], learning_rate=p["learning_rate"],
+            query_length=p["query_length"], doc_len=p.get("doc_len", 300), matching=p.get("matching", "cosine"),
+            seed=p["seed"], threads=self.threads, progress=self.progress, report=self.report, log_path=self.log_path,
+            interpolate_first_stage=p["interpolate"], interpolation_weight=p["interpolation_weight"])
+        run = self.training.run
         if depth is not None:
             run.ranking = {qid: hits[:depth] for qid, hits in run.ranking.items()}
         return run
@@ -56,4 +64,4 @@ def build(spec: RankerSpec, context, params: dict) -> NeuralRanker:
         raise IrfairInputError(None, None, "--folds must be at least 3 (train, validation and test folds)")
     embeddings = debiased(load_embeddings(context.embeddings, context.cache_dir), context.variant, context.cache_dir)
     return NeuralRanker(spec.name, context.term_store(), embeddings, context.corpus, context.qrels, params,
-                        context.folds_file, context.log_path, context.progress)
+                        context.folds_file, context.log_path, context.progress, context.threads)
