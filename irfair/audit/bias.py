@@ -35,7 +35,7 @@ import pandas as pd
 
 from ..corpus import TermStore
 from ..measures.aggregate import MeasureSummary
-from ..measures.gender_counts import GenderedCounts, gendered_word_counts
+from ..measures.gender_counts import GenderedCounts, word_indicators
 from ..measures.gender_words import GenderWords, load_gender_words
 from ..measures.ranking_bias import (
     TIE_STANDARD_ERROR,
@@ -171,11 +171,11 @@ class BiasCounter:
         self._backgrounds: dict[tuple, RankedDocs] = {}
         rows = np.sort(store.doc_rows(set(doc_ids)))  # in the store's order: its shards are read front to back
         self.position = {store.doc_ids[row]: i for i, row in enumerate(rows.tolist())}
-        matrix = store.row_counts(rows)
-        by_list: dict[GenderWords, GenderedCounts] = {}
-        for words in setup.words.values():
-            if words not in by_list:
-                by_list[words] = gendered_word_counts(matrix, store.vocab[:matrix.shape[1]], words)
+        # one pass over the store for every word list: each list's female and male counts, and the lengths
+        lists = list(dict.fromkeys(setup.words.values()))
+        weights = np.concatenate([np.ones((len(store.vocab), 1)), *(word_indicators(store.vocab, words) for words in lists)], axis=1)
+        sums = store.term_sums(weights, rows)
+        by_list = {words: GenderedCounts(sums[:, 1 + 2 * i], sums[:, 2 + 2 * i], sums[:, 0]) for i, words in enumerate(lists)}
         self.counts = {name: by_list[words] for name, words in setup.words.items()}
 
     def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str]], grades: Mapping[str, Sequence[float]] | None = None,

@@ -124,6 +124,6 @@ def expected_over_tie_orders(features: np.ndarray, ties: np.ndarray, weights: np
     sums = np.broadcast_to(fixed, (samples, features.shape[1])).copy()
     for slot_weights, kinds, kind_of, _ in shuffled:
         order = _first_in_order(rng, samples, len(kind_of), len(slot_weights))
-        sums += np.einsum("j,sjf->sf", slot_weights, kinds[kind_of][order])
+        sums += np.einsum("j,sjf->sf", slot_weights, np.take(kinds[kind_of], order, axis=0))
     values = measure(sums)
     return TieExpectation(float(values.mean()), float(values.std(ddof=1) / math.sqrt(samples)), False, n_orders)
