@@ -5,13 +5,15 @@ import pytest
 from helpers import overlap_run
 
 from irfair.audit import PERFECT, RANDOM, audit
+from irfair.audit.core import unstored_documents
 from irfair.corpus import open_corpus
+from irfair.corpus.termstore import TermStore
 from irfair.errors import IrfairInputError
 from irfair.gender import gender_direction
 from irfair.gender.genderedness import tied_rank_weights
 from irfair.gender.naive import naive_list_genderedness
 from irfair.toy import AGENCY, COMMUNION, FEMALE_JOBS, toy_direct, toy_indirect
-from irfair.trec import read_qrels, read_topics, relevant_docs
+from irfair.trec import as_runs, read_qrels, read_topics, relevant_docs
 
 
 def _toy_audit(toy, embeddings):
@@ -137,3 +139,15 @@ def test_in_memory_lists_and_bad_inputs(time_collection, w2v):
         audit({"sys": {"1": ["nope"]}}, qrels, topics, docs, w2v)
     with pytest.raises(IrfairInputError, match="depth must be"):
         audit(lists, qrels, topics, docs, w2v, depth=0)
+
+
+def test_unstored_documents_of_file_and_in_memory_runs(tmp_path):
+    """A store holding d1, d2: the file run's d3 (below any depth) and the dict run's d4 are not stored."""
+    store = TermStore()
+    store.add([("d1", "nurse"), ("d2", "plumber")])
+    path = tmp_path / "a.run"
+    path.write_text("1 Q0 d1 1 3 t\n1 Q0 d3 2 2 t\n2 Q0 d2 1 1 t\n")
+    runs = as_runs([path, {"1": {"d2": 1.0, "d4": 0.5}}])
+    assert runs[0].columns is not None and runs[1].columns is None
+    assert unstored_documents(runs, store) == {"d3", "d4"}
+    assert unstored_documents(runs[:1], store) == {"d3"}

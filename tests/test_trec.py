@@ -206,6 +206,17 @@ def test_fast_run_reading_equals_line_by_line_reading(shared_data, tmp_path):
     assert fast is not None and fast.ranking == strict.ranking and len(fast.ranking) == 93
 
 
+@pytest.mark.parametrize("text", ["1 Q0 b 1 2.5 t\n 1 Q0 a 2 1 t\n", "1 Q0 b 1 2.5 t \n1 Q0 a 2 1 t\n", "1 Q0 b 1 2.5 t\n1 Q0 a 2 1 t ",
+                                  "1 Q0  b 1 2.5 t\n1 Q0 a 2 1 t\n", " 1 Q0 b 1 2.5 t\n1 Q0 a 2 1 t", "1 Q0 b 1 2.5 t\n \n1 Q0 a 2 1 t\n"])
+def test_spaces_at_line_ends_or_doubled_are_read_as_one_blank(tmp_path, text):
+    """Each file is the two-line run "1 Q0 b 1 2.5 t / 1 Q0 a 2 1 t" with one irregular space: read on the fast path."""
+    path = tmp_path / "r.run"
+    path.write_text(text)
+    fast, strict = _both_readers(path)
+    assert fast is not None and fast.ranking == strict.ranking == {"1": [("b", 2.5), ("a", 1.0)]}
+    assert dict(fast.line_of) == dict(strict.line_of)
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0", "q"]), st.sampled_from(["a", "b", "c", "d"]),
                           st.sampled_from(["1", "2", "x", "+3", "1.0"]), st.sampled_from(["1", "0.5", "-2e-3", "nan", "1_0", "3"]),

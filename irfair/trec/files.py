@@ -11,12 +11,16 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..atomic import write_text
 from ..compression import plain_name
 from ..errors import IrfairInputError
 from .lines import read_lines
 from .topics import Topic
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Qrels = dict[str, dict[str, int]]
 
@@ -33,8 +37,15 @@ class Run:
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
+        if isinstance(self.ranking, RankedColumns):
+            return self.ranking.doc_ids(qid, depth)
         hits = self.ranking.get(qid, [])
         return [doc for doc, _ in (hits if depth is None else hits[:depth])]
+
+    @property
+    def columns(self) -> RankedColumns | None:
+        """The ranking as arrays when the run was read from a file (and its ranking not replaced since), else None."""
+        return self.ranking if isinstance(self.ranking, RankedColumns) else None
 
     def first_line(self, qid: str) -> int | None:
         """First line of ``qid`` in the run file (None for runs not read from a file)."""
@@ -54,6 +65,48 @@ class Run:
                 raise IrfairInputError(None, None, f"run {name!r}: query {qid} lists a document twice")
             ranking[str(qid)] = [(str(doc), float(len(docs) - i)) for i, doc in enumerate(docs)]
         return cls(name=name, ranking=ranking)
+
+
+class RankedColumns(Mapping):
+    """A run file's ranking as arrays, read as ``{qid: [(doc_id, score), ...]}``: every query's documents one query
+    after the other in rank order (``doc_array``: pyarrow strings; ``scores``: float64), ``bounds[qid]`` = ``(start,
+    end)`` of its rows. A query's list of pairs is made when first read (most of an audit reads ids or arrays)."""
+
+    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]]) -> None:
+        self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
+        self._hits: dict[str, list[tuple[str, float]]] = {}
+        self._docs: list[str] | None = None
+        self._score_list: list[float] | None = None
+
+    @property
+    def doc_list(self) -> list[str]:
+        """Every row's document id, as :attr:`doc_array`."""
+        if self._docs is None:
+            self._docs = self.doc_array.to_pylist()
+        return self._docs
+
+    def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
+        """The document ids of ``qid`` in rank order, the first ``depth`` when given (empty for an unknown query)."""
+        start, end = self.bounds.get(qid, (0, 0))
+        return self.doc_list[start:end if depth is None else min(end, start + depth)]
+
+    def __getitem__(self, qid: str) -> list[tuple[str, float]]:
+        hits = self._hits.get(qid)
+        if hits is None:
+            start, end = self.bounds[qid]
+            if self._score_list is None:
+                self._score_list = self.scores.tolist()
+            hits = self._hits[qid] = list(zip(self.doc_list[start:end], self._score_list[start:end]))
+        return hits
+
+    def __contains__(self, qid) -> bool:
+        return qid in self.bounds
+
+    def __iter__(self):
+        return iter(self.bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds)
 
 
 class LineIndex(Mapping):
@@ -205,12 +258,10 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     same_query = pc.equal(by_doc["q"][1:], by_doc["q"][:-1])
     if kept.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
         return None  # a document retrieved twice for a query: the line reader names both lines
-    doc_list = kept["d"].to_pylist()
-    score_list = kept["s"].to_numpy().tolist()
     cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
-    ranking = {qid: list(zip(doc_list[start:end], score_list[start:end])) for qid, (start, end) in bounds.items()}
+    ranking = RankedColumns(kept["d"].combine_chunks(), kept["s"].to_numpy(), bounds)
     tag = table.column("tag")[-1].as_py()
     lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
