@@ -51,6 +51,7 @@ MEASURE_HELP = ("a trec_eval name (map, P.5,10, ndcg_cut.10, all_trec, official)
                 "P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...)")
 # trec_eval's ranking for a query of the qrels that a run lacks, under -c (trec_eval.c)
 MISSING_QUERY_RANKING = (("ceci_nest_pas_un_docno", 1.0),)
+_MISSING_QUERY_DOCS = [doc for doc, _ in MISSING_QUERY_RANKING]
 _RESET_WHEN_MISSING = ("num_ret", "utility", "unj", "rbp_resid")
 
 
@@ -193,16 +194,17 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     parsed = parse_measures(measures)
     allowed = None if qids is None else {str(q) for q in qids}
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
-    retrieved = {qid for qid, hits in run.ranking.items() if hits and qid in judged}
+    retrieved = {qid for qid in run.ranking if qid in judged and run.doc_ids(qid, 1)}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
-    ranking = {qid: (MISSING_QUERY_RANKING if qid not in retrieved else run.ranking[qid] if max_depth is None
-                     else run.ranking[qid][:max_depth]) for qid in queries}
+    # the kernels read document ids only (a run read from a file gives them without its (doc, score) pairs)
+    docs = {qid: _MISSING_QUERY_DOCS if qid not in retrieved else run.doc_ids(qid, max_depth) for qid in queries}
     missing = np.array([qid not in retrieved for qid in queries], dtype=bool)
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
-    values, strings = _own_values(own, ranking, judged, queries, relevance_level, missing) if queries else ({}, {})
+    values, strings = _own_values(own, docs, judged, queries, relevance_level, missing) if queries else ({}, {})
     others = [label for label in numeric if label not in own]
     if queries and others:
+        ranking = {qid: run.ranking[qid][:max_depth] for qid in queries if qid in retrieved}
         values |= _ir_measures_values({label: parsed[label] for label in others}, ranking, judged, queries, retrieved)
     table = pd.DataFrame({label: values.get(label, np.zeros(0)) for label in numeric}, index=pd.Index(queries, name="qid"), dtype=float)
     order = sorted(range(len(queries)), key=lambda i: queries[i])  # trec_eval adds in its query order
@@ -212,7 +214,7 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
                             complete=complete, measures=parsed, strings=strings, run_id=run.tag or run.name)
 
 
-def _own_values(own: Mapping[str, te.TrecEvalMeasure], ranking, judged: Qrels, queries: list[str], level: int,
+def _own_values(own: Mapping[str, te.TrecEvalMeasure], docs, judged: Qrels, queries: list[str], level: int,
                 missing: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, dict[str, str]]]:
     """Values of irfair's trec_eval kernels, family by family (cut-offs of a family at once), then trec_eval's
     reset of a query the run lacks."""
@@ -221,7 +223,7 @@ def _own_values(own: Mapping[str, te.TrecEvalMeasure], ranking, judged: Qrels, q
     def batch(rel: int | None) -> Judged:
         key = level if rel is None else int(rel)
         if key not in batches:
-            batches[key] = Judged(ranking, judged, queries, key)
+            batches[key] = Judged(docs, judged, queries, key)
         return batches[key]
 
     groups: dict[tuple, list[str]] = {}
