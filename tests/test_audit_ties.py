@@ -60,7 +60,8 @@ def test_audit_warns_about_reordered_ties(tmp_path, hand):
 
 
 def test_equal_scores_of_two_queries_are_no_tie(tmp_path):
-    """Query 1's last score equals query 2's first (neighbours in the run's arrays): no tie, as for the same run in a dict."""
+    """Query 1's last score equals query 2's first (neighbours in the run's arrays): no tie; query 2's c and d tie. The
+    same counts as for the run in a dict."""
     path = tmp_path / "r.run"
     path.write_text("1 Q0 a 1 2.0 t\n2 Q0 b 1 2.0 t\n2 Q0 c 2 1.0 t\n2 Q0 d 3 1.0 t\n")
     run = read_run(path)
