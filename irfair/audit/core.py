@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -168,29 +169,34 @@ def audit(
     def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
 
-    perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
-    if perfect_gsr.n_queries == 0:
-        reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
-        raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
-                                           "with relevant documents and a query term in the embedding vocabulary")
-
     def evaluation(run: Run):
         return evaluate(run, qrel_map, measures, qids, complete=complete, relevance_level=relevance_level)
 
-    perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
-    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None,
-                                    evaluation(Run.from_lists(PERFECT, perfect.lists)), bias=bias_of(perfect.lists, grades))}
     entries = [(run.name, "system", system_lists[run.name], run, run.path, bias_lists[run.name]) for run in run_list]
     if random_lists:
         entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None, random_lists))
     from tqdm.auto import tqdm
 
-    for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
-        result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
-        systems[name] = SystemAudit(
-            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
-            evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
-        )
+    # the perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of the
+    # GIL) are computed on a thread beside the other audits; nothing reads them before they are joined
+    with ThreadPoolExecutor(1) as beside:
+        perfect_bias = beside.submit(bias_of, perfect.lists, grades)
+        perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
+        if perfect_gsr.n_queries == 0:
+            reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
+            raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
+                                               "with relevant documents and a query term in the embedding vocabulary")
+        perfect_evaluation = evaluation(Run.from_lists(PERFECT, perfect.lists))
+        audited = {}
+        for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
+            result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
+            audited[name] = SystemAudit(
+                name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
+                evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
+            )
+        perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
+        systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None, perfect_evaluation,
+                                        bias=perfect_bias.result()), **audited}
     found = conclude(systems, qids, labels, tuple(bias.columns), inference)
 
     ties = [tie_report(run, perfect.depth) for run in run_list]

@@ -14,6 +14,7 @@ document is re-tokenised per query.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -77,12 +78,14 @@ def queries_by_genderedness(embeddings: Embeddings, direction: GenderDirection, 
 def term_columns(term_counts: sp.csr_matrix, term_ids: np.ndarray) -> sp.csr_matrix:
     """The columns ``term_ids`` (ascending array of int64) of a CSR matrix with sorted indices, in that order:
     ``term_counts[:, term_ids]`` without scipy's general column indexing (one look-up per stored entry)."""
-    column = np.full(term_counts.shape[1], -1, dtype=np.int64)
-    column[term_ids] = np.arange(len(term_ids))
-    kept = column[term_counts.indices] >= 0
-    indptr = np.r_[0, np.cumsum(kept)][term_counts.indptr]
-    return sp.csr_matrix((term_counts.data[kept], column[term_counts.indices[kept]], indptr),
-                         shape=(term_counts.shape[0], len(term_ids)))
+    wanted = np.zeros(term_counts.shape[1], dtype=bool)  # a byte a term: stays in the CPU's cache while looked up
+    wanted[term_ids] = True
+    column = np.zeros(term_counts.shape[1], dtype=np.int32)
+    column[term_ids] = np.arange(len(term_ids), dtype=np.int32)
+    kept = np.flatnonzero(wanted[term_counts.indices])
+    rows = np.searchsorted(term_counts.indptr, kept, side="right") - 1
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=term_counts.shape[0]))]
+    return sp.csr_matrix((term_counts.data[kept], column[term_counts.indices[kept]], indptr), shape=(term_counts.shape[0], len(term_ids)))
 
 
 class GenderednessModel:
@@ -162,7 +165,7 @@ class GenderednessModel:
         document) pair, the counts of the document's terms that match the query's (``excluded``)."""
         self._refresh()
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-        rows = self.store.doc_rows(doc for docs in lists for doc in docs)
+        rows = self.store.doc_rows(itertools.chain.from_iterable(lists))
         listed, inverse = np.unique(rows, return_inverse=True)
         term_counts = self.store.row_counts(listed)  # the listed documents' rows, read once for both uses below
         todo = ~self._measured[listed]
@@ -175,12 +178,15 @@ class GenderednessModel:
         n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
         if len(rows) and n_excluded.any():
             terms = np.unique(np.concatenate(excluded))
-            local = [np.searchsorted(terms, ids) for ids in excluded]
-            indicator = sp.csr_matrix((np.ones(int(n_excluded.sum())), np.concatenate(local), np.r_[0, np.cumsum(n_excluded)]),
-                                      shape=(len(lists), len(terms)))
-            matched = term_columns(term_counts, terms)[inverse].multiply(indicator[np.repeat(np.arange(len(lists)), lengths)]).tocsr()
-            sums -= matched @ self._term_g0[terms]
-            counts -= matched @ self._term_known[terms]
+            query_terms = np.zeros((len(lists), len(terms)), dtype=bool)  # [list, term]: the term matches its query's
+            query_terms[np.repeat(np.arange(len(lists)), n_excluded), np.searchsorted(terms, np.concatenate(excluded))] = True
+            pair_counts = term_columns(term_counts, terms)[inverse]  # each listed (query, document) pair's counts of those terms
+            pair = np.repeat(np.arange(len(rows)), np.diff(pair_counts.indptr))
+            kept = query_terms[np.repeat(np.arange(len(lists)), lengths)[pair], pair_counts.indices]
+            pair, count, term = pair[kept], pair_counts.data[kept], pair_counts.indices[kept]
+            # np.bincount adds in input order (each pair's terms in term order, from 0), as a sparse product does
+            sums -= np.bincount(pair, weights=count * self._term_g0[terms][term], minlength=len(rows))
+            counts -= np.bincount(pair, weights=count * self._term_known[terms][term], minlength=len(rows))
         out = np.full(len(rows), np.nan)
         measurable = counts > 0.5
         out[measurable] = sums[measurable] / counts[measurable]
