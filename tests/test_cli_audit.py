@@ -163,6 +163,6 @@ def test_a_repeated_audit_writes_the_same_files(collection, capsys, tmp_path):
         created = json.loads((out / "audit.json").read_text())["provenance"]["created"]
         outputs.append((capsys.readouterr().out, {path.name: path.read_bytes().replace(created.encode(), b"CREATED")
                                                   for path in sorted(out.iterdir())}))
-    assert sorted(outputs[0][1]) == ["agreement.csv", "audit.json", "per_query.csv", "report.html", "scatter_perfect.png",
-                                     "scatter_random.png", "scatter_results.png", "table.tsv", "table.txt"]
+    assert sorted(outputs[0][1]) == ["agreement.csv", "audit.json", "comparisons.csv", "per_query.csv", "report.html",
+                                     "scatter_perfect.png", "scatter_random.png", "scatter_results.png", "table.tsv", "table.txt"]
     assert outputs[0] == outputs[1]
