@@ -42,12 +42,10 @@ a list whose order is partly unknown (ties) gets its expectation over the orders
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from ..errors import IrfairInputError
-from ..executor import default_jobs
 from .ranked import (
     as_batch,
     check_cutoffs,
@@ -180,8 +178,7 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
     weights = _weights(female.shape[1], position_weights, patience)
     values = np.full((female.shape[0], len(cuts)), np.nan)
     errors = np.full(values.shape, np.nan)
-
-    def one_row(row: int) -> None:
+    for row in range(female.shape[0]):
         n = int(lengths[row])
         features = np.stack([female[row, :n], male[row, :n], representative[row, :n]], axis=1)
         for column, cutoff in enumerate(cuts):
@@ -192,14 +189,4 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
             found = expected_over_tie_orders(features, ties[row, :n], weights[:depth], measure, exact_limit=exact_limit,
                                              samples=samples, seed=(seed, row, int(cutoff)))
             values[row, column], errors[row, column] = found.value, found.standard_error
-
-    # each row has its own generators and cells, so threads (numpy's sorts and sums release the GIL) give the
-    # values of one thread; the BLAS setting is left as it is, as in one thread
-    jobs = min(default_jobs(), female.shape[0])
-    if jobs > 1:
-        with ThreadPoolExecutor(jobs) as pool:
-            list(pool.map(one_row, range(female.shape[0])))
-    else:
-        for row in range(female.shape[0]):
-            one_row(row)
     return values, errors
