@@ -217,6 +217,20 @@ def test_spaces_at_line_ends_or_doubled_are_read_as_one_blank(tmp_path, text):
     assert dict(fast.line_of) == dict(strict.line_of)
 
 
+def test_a_missing_field_beside_a_doubled_space_is_left_to_the_line_reader(tmp_path):
+    """Six fields with one empty (the document id missing, two spaces in a row): the line reader names the line."""
+    from irfair.trec.files import _read_qrels_columns, _read_run_columns
+
+    run, qrels = tmp_path / "r.run", tmp_path / "q.txt"
+    run.write_text("1 Q0 a 1 2.5 t\n1 Q0  2 1 t\n")
+    qrels.write_text("1 0 a 1\n1  b 0\n")
+    assert _read_run_columns(run, None) is None and _read_qrels_columns(qrels) is None
+    with pytest.raises(IrfairInputError, match=r"r.run:2: expected 6 columns"):
+        read_run(run)
+    with pytest.raises(IrfairInputError, match=r"q.txt:2: expected 4 columns"):
+        read_qrels(qrels)
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0", "q"]), st.sampled_from(["a", "b", "c", "d"]),
                           st.sampled_from(["1", "2", "x", "+3", "1.0"]), st.sampled_from(["1", "0.5", "-2e-3", "nan", "1_0", "3"]),

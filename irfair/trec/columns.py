@@ -23,9 +23,9 @@ _OTHER_BREAKS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
 _OTHER_BLANKS = (b"\t", b"\x1f")
 
 
-def _normalised(path: Path) -> bytes | None:
-    """The file's bytes (decompressed as its first bytes say) with every run of blanks made one space and no
-    blank at a line's ends; None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \\n and \\r\\n."""
+def _file_bytes(path: Path) -> bytes | None:
+    """The file's bytes (decompressed as its first bytes say), \r\n read as \n, runs of tabs and \x1f made one space;
+    None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \n and \r\n."""
     try:
         data = read_bytes(path)
     except IrfairInputError:
@@ -36,17 +36,14 @@ def _normalised(path: Path) -> bytes | None:
         data = data.replace(b"\r\n", b"\n")
     if any(mark in data for mark in _OTHER_BREAKS):
         return None
-    if any(mark in data for mark in _OTHER_BLANKS) or _irregular_spaces(data):
-        data = _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
+    if any(mark in data for mark in _OTHER_BLANKS):
+        data = _normalised(data)
     return data
 
 
-def _irregular_spaces(data: bytes) -> bool:
-    """Whether ``data`` holds two spaces in a row or a space at a line's start or end: one vectorised pass (a
-    search for each two-byte pattern stops at every one of a run file's many single spaces)."""
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    space, line_end = buffer == 32, buffer == 10
-    return bool(space[0] or space[-1] or np.any(space[1:] & (space[:-1] | line_end[:-1])) or np.any(space[:-1] & line_end[1:]))
+def _normalised(data: bytes) -> bytes:
+    """``data`` with every run of blanks made one space and no blank at a line's ends."""
+    return _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
 
 
 def _line_numbers(data: bytes) -> np.ndarray:
@@ -63,23 +60,40 @@ def read_columns(path: str | Path, names: tuple[str, ...], types: dict[str, str]
     ``float64``; line numbers: array of int64, one per row), or None when the file is not certainly
     well-formed (see the module docstring)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as csv
 
-    data = _normalised(Path(path))
+    data = _file_bytes(Path(path))
     if data is None:
         return None
     arrow_types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
-    try:
-        table = csv.read_csv(
-            io.BytesIO(data),
-            read_options=csv.ReadOptions(column_names=list(names), block_size=1 << 24),
-            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
-                                           newlines_in_values=False, ignore_empty_lines=True),
-            convert_options=csv.ConvertOptions(column_types={n: arrow_types[types.get(n, "string")] for n in names},
-                                               strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                               null_values=[], true_values=[], false_values=[]),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+
+    def parsed(text: bytes):
+        try:
+            return csv.read_csv(
+                io.BytesIO(text),
+                read_options=csv.ReadOptions(column_names=list(names), block_size=1 << 24),
+                parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
+                                               newlines_in_values=False, ignore_empty_lines=True),
+                convert_options=csv.ConvertOptions(column_types={n: arrow_types[types.get(n, "string")] for n in names},
+                                                   strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                   null_values=[], true_values=[], false_values=[]),
+            )
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            return None
+
+    # most files have one space between fields and none at a line's ends: read as they are. A stray space adds a
+    # field, so such a file fails (then it is read again with its blanks made regular), or, where a field is missing
+    # too, gives an empty field (then the regular text has too few fields: the line reader names the line)
+    table = parsed(data)
+    if table is None:
+        regular = _normalised(data)
+        if regular == data:
+            return None
+        data, table = regular, parsed(regular)
+        if table is None:
+            return None
+    elif any(pc.min(pc.binary_length(table.column(n))).as_py() == 0 for n in names if types.get(n, "string") == "string"):
         return None
     lines = _line_numbers(data)
     if table.num_rows == 0 or len(lines) != table.num_rows:
