@@ -217,6 +217,25 @@ def test_spaces_at_line_ends_or_doubled_are_read_as_one_blank(tmp_path, text):
     assert dict(fast.line_of) == dict(strict.line_of)
 
 
+def test_a_file_listed_by_score_keeps_its_order_but_for_ties(tmp_path):
+    """Queries one after the other, scores from high to low, two runs of ties listed by ascending id: read without a
+    sort, the ties put in descending id order, as the line reader (and trec_eval) order them."""
+    import numpy as np
+    import pyarrow as pa
+
+    from irfair.trec.files import _listed_order
+
+    path = tmp_path / "r.run"
+    path.write_text("7 Q0 a 1 3 t\n7 Q0 b 2 3 t\n7 Q0 c 3 3 t\n7 Q0 d 4 1 t\n2 Q0 e 1 5 t\n2 Q0 f 2 4 t\n2 Q0 g 3 4 t\n")
+    fast, strict = _both_readers(path)
+    assert fast.ranking == strict.ranking and fast.doc_ids("7") == ["c", "b", "a", "d"] and fast.doc_ids("2") == ["e", "g", "f"]
+    assert dict(fast.line_of) == dict(strict.line_of)
+    docs = pa.array(list("abcdefg"))
+    codes, scores = np.array([0, 0, 0, 0, 1, 1, 1]), np.array([3, 3, 3, 1, 5, 4, 4.0])
+    assert _listed_order(codes, scores, docs).tolist() == [2, 1, 0, 3, 4, 6, 5]
+    assert _listed_order(codes, scores[::-1].copy(), docs) is None and _listed_order(codes[::-1].copy(), scores, docs) is None
+
+
 def test_a_missing_field_beside_a_doubled_space_is_left_to_the_line_reader(tmp_path):
     """Six fields with one empty (the document id missing, two spaces in a row): the line reader names the line."""
     from irfair.trec.files import _read_qrels_columns, _read_run_columns

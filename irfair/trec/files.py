@@ -247,16 +247,16 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
     work = pa.table({"q": queries.indices, "s": scores, "d": table.column("doc_id")})
-    order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]).to_numpy()
+    order = _listed_order(queries.indices.to_numpy(), work["s"].to_numpy(), work["d"])
+    if order is None:
+        order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]).to_numpy()
     codes = queries.indices.to_numpy()[order]
     if max_depth is not None:
         firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         keep = np.arange(len(codes)) - np.repeat(firsts, np.diff(np.r_[firsts, len(codes)])) < max_depth
         order, codes = order[keep], codes[keep]
     kept = work.take(order)
-    by_doc = kept.take(pc.sort_indices(kept, sort_keys=[("q", "ascending"), ("d", "ascending")]))
-    same_query = pc.equal(by_doc["q"][1:], by_doc["q"][:-1])
-    if kept.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
+    if kept.group_by(["q", "d"]).aggregate([]).num_rows < kept.num_rows:
         return None  # a document retrieved twice for a query: the line reader names both lines
     cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
@@ -266,6 +266,27 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
+
+
+def _listed_order(codes: np.ndarray, scores: np.ndarray, docs) -> np.ndarray | None:
+    """The rows in trec_eval's order when the file lists its queries one after the other and each query's scores
+    from high to low (most runs): the listed order with each run of tied scores put in descending document id order;
+    None when the file is otherwise ordered (then it is sorted). ``codes``: query codes in order of first appearance;
+    ``docs``: pyarrow strings (ASCII, so that Python orders them as Arrow does)."""
+    import numpy as np
+
+    same_query = codes[1:] == codes[:-1]
+    if np.any(codes[1:] < codes[:-1]) or np.any(same_query & (scores[1:] > scores[:-1])):
+        return None
+    order = np.arange(len(codes))
+    tied = np.flatnonzero(same_query & (scores[1:] == scores[:-1]))  # row i ties row i + 1
+    if len(tied):
+        firsts = tied[np.r_[True, tied[1:] != tied[:-1] + 1]]
+        lasts = tied[np.r_[tied[1:] != tied[:-1] + 1, True]] + 1
+        for first, last in zip(firsts.tolist(), lasts.tolist()):
+            ids = docs[first:last + 1].to_pylist()
+            order[first:last + 1] = first + np.array(sorted(range(len(ids)), key=ids.__getitem__, reverse=True))
+    return order
 
 
 def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
