@@ -132,9 +132,8 @@ class TermStore:
             self._set(Contents([], [], set(), False), None)
 
     def _append_block(self, ids: list[str], block: Block) -> None:
-        for doc_id in ids:
-            self.doc_row[doc_id] = len(self.doc_ids)
-            self.doc_ids.append(doc_id)
+        self.doc_row.update(zip(ids, range(len(self.doc_ids), len(self.doc_ids) + len(ids))))
+        self.doc_ids.extend(ids)
         self._shards.append((ids, block))
         self._matrix = None
 
