@@ -34,17 +34,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
 from . import trec_eval_measures as te
 from .trec_judged import Judged
 from .trec_kernels import KERNELS, geometric_mean, relstring
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
 MEASURE_HELP = ("a trec_eval name (map, P.5,10, ndcg_cut.10, all_trec, official) or an ir_measures name (AP, nDCG@10, "
@@ -148,30 +150,42 @@ def as_trec_eval(measure) -> te.TrecEvalMeasure | None:
     return te.TrecEvalMeasure(family, cutoff=cutoff, rel=rel)
 
 
-@dataclass(frozen=True)
 class EvaluationResult:
     """Per-query values (DataFrame indexed by qid, one column per numeric measure label, one row per evaluated
     query), their aggregate over those queries (``means``; the column means when not given) and the counts
     behind them. ``strings``: per-query text measures (``relstring``), ``{label: {qid: text}}``; ``run_id``:
-    the run's tag (trec_eval's ``runid``)."""
+    the run's tag (trec_eval's ``runid``).
 
-    system: str
-    per_query: pd.DataFrame
-    n_missing: int
-    means: dict[str, float] = field(default_factory=dict)
-    complete: bool = False
-    measures: dict[str, object] = field(default_factory=dict, repr=False)
-    strings: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
-    run_id: str | None = None
+    Made from a DataFrame ``per_query``, or from ``queries`` and ``columns`` (``{label: float64 array}``, one value
+    per query): then the DataFrame is made when first read, so that an evaluation that reads its means only does
+    not load pandas (a tenth of a second to import and as much to unload at exit)."""
 
-    def __post_init__(self) -> None:
-        if not self.means:
-            object.__setattr__(self, "means", {c: float(self.per_query[c].mean()) for c in self.per_query.columns})
+    def __init__(self, system: str, per_query: pd.DataFrame | None = None, n_missing: int = 0, means: dict[str, float] | None = None,
+                 complete: bool = False, measures: dict[str, object] | None = None, strings: dict[str, dict[str, str]] | None = None,
+                 run_id: str | None = None, *, queries: Sequence[str] = (), columns: dict[str, np.ndarray] | None = None) -> None:
+        self.system, self.n_missing, self.complete, self.run_id = system, n_missing, complete, run_id
+        self.measures = measures or {}
+        self.strings = strings or {}
+        self._frame = per_query
+        self._queries, self._columns = list(queries), columns or {}
+        self.means = means or {c: float(self.per_query[c].mean()) for c in self.per_query.columns}
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """One row per evaluated query (index ``qid``), one column per numeric measure label."""
+        if self._frame is None:
+            import pandas as pd
+
+            self._frame = pd.DataFrame(self._columns, index=pd.Index(self._queries, name="qid"), dtype=float)
+        return self._frame
 
     @property
     def n_queries(self) -> int:
         """Number of queries evaluated (trec_eval's ``num_q``)."""
-        return len(self.per_query)
+        return len(self._queries) if self._frame is None else len(self._frame)
+
+    def __repr__(self) -> str:
+        return f"EvaluationResult(system={self.system!r}, n_queries={self.n_queries}, n_missing={self.n_missing}, means={self.means!r})"
 
 
 def check_options(relevance_level, max_depth) -> None:
@@ -206,12 +220,12 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     if queries and others:
         ranking = {qid: run.ranking[qid][:max_depth] for qid in queries if qid in retrieved}
         values |= _ir_measures_values({label: parsed[label] for label in others}, ranking, judged, queries, retrieved)
-    table = pd.DataFrame({label: values.get(label, np.zeros(0)) for label in numeric}, index=pd.Index(queries, name="qid"), dtype=float)
+    columns = {label: np.asarray(values.get(label, np.zeros(0)), dtype=np.float64) for label in numeric}
     order = sorted(range(len(queries)), key=lambda i: queries[i])  # trec_eval adds in its query order
     counted = _judged_positive(judged, queries) if complete else None
-    means = {label: _aggregate(parsed[label], own.get(label), table[label].to_numpy()[order], counted) for label in numeric}
-    return EvaluationResult(run.name, table, n_missing=sum(qid not in retrieved for qid in judged), means=means,
-                            complete=complete, measures=parsed, strings=strings, run_id=run.tag or run.name)
+    means = {label: _aggregate(parsed[label], own.get(label), columns[label][order], counted) for label in numeric}
+    return EvaluationResult(run.name, n_missing=sum(qid not in retrieved for qid in judged), means=means, complete=complete,
+                            measures=parsed, strings=strings, run_id=run.tag or run.name, queries=queries, columns=columns)
 
 
 def _own_values(own: Mapping[str, te.TrecEvalMeasure], docs, judged: Qrels, queries: list[str], level: int,

@@ -101,6 +101,27 @@ def read_columns(path: str | Path, names: tuple[str, ...], types: dict[str, str]
     return table, lines
 
 
+def numbers(values) -> np.ndarray:
+    """A pyarrow array (or chunked array) of numbers without nulls as a numpy array, read from its buffer: pyarrow's
+    own ``to_numpy`` imports pandas (0.2 s, and as long again to unload at exit), which reading a run does not need."""
+    import pyarrow as pa
+
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    if array.null_count or not pa.types.is_integer(array.type) and not pa.types.is_floating(array.type):
+        return array.to_numpy(zero_copy_only=False)
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:]
+
+
+def arrow_indices(indices: np.ndarray):
+    """Row numbers (a numpy array) as a pyarrow int64 array, wrapping its buffer (pyarrow converts a numpy array
+    through pandas)."""
+    import pyarrow as pa
+
+    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(indices), [None, pa.py_buffer(indices)])
+
+
 def as_numpy(table, name: str) -> np.ndarray:
     """One column as a numpy array (strings as an object array of str)."""
     return table.column(name).to_numpy(zero_copy_only=False)

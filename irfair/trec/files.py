@@ -72,10 +72,10 @@ class RankedColumns(Mapping):
     after the other in rank order (``doc_array``: pyarrow strings; ``scores``: float64), ``bounds[qid]`` = ``(start,
     end)`` of its rows. A query's list of pairs is made when first read (most of an audit reads ids or arrays)."""
 
-    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]]) -> None:
+    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]], doc_list: list[str] | None = None) -> None:
         self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
         self._hits: dict[str, list[tuple[str, float]]] = {}
-        self._docs: list[str] | None = None
+        self._docs = doc_list
         self._score_list: list[float] | None = None
 
     @property
@@ -175,7 +175,7 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
     import numpy as np
     import pyarrow.compute as pc
 
-    from .columns import read_columns
+    from .columns import numbers, read_columns
 
     read = read_columns(path, ("qid", "iter", "doc_id", "grade"), {"grade": "int64"})
     if read is None:
@@ -185,9 +185,9 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()
     order = pc.sort_indices(queries.indices)  # stable: file order within each query
-    codes = pc.take(queries.indices, order).to_numpy()
+    codes = numbers(pc.take(queries.indices, order))
     docs = pc.take(table.column("doc_id"), order).to_pylist()
-    grades = pc.take(table.column("grade"), order).to_numpy().tolist()
+    grades = pc.take(table.column("grade"), order).to_pylist()
     bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     qrels: Qrels = {}
@@ -236,7 +236,7 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .columns import read_columns
+    from .columns import arrow_indices, numbers, read_columns
 
     read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"})
     if read is None:
@@ -247,21 +247,23 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
     work = pa.table({"q": queries.indices, "s": scores, "d": table.column("doc_id")})
-    order = _listed_order(queries.indices.to_numpy(), work["s"].to_numpy(), work["d"])
+    order = _listed_order(numbers(queries.indices), numbers(work["s"]), work["d"])
     if order is None:
-        order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]).to_numpy()
-    codes = queries.indices.to_numpy()[order]
+        order = numbers(pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]))
+    codes = numbers(queries.indices)[order]
     if max_depth is not None:
         firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         keep = np.arange(len(codes)) - np.repeat(firsts, np.diff(np.r_[firsts, len(codes)])) < max_depth
         order, codes = order[keep], codes[keep]
-    kept = work.take(order)
-    if kept.group_by(["q", "d"]).aggregate([]).num_rows < kept.num_rows:
-        return None  # a document retrieved twice for a query: the line reader names both lines
+    kept = work.take(arrow_indices(order))
     cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
-    ranking = RankedColumns(kept["d"].combine_chunks(), kept["s"].to_numpy(), bounds)
+    doc_array = kept["d"].combine_chunks()
+    doc_list = doc_array.to_pylist()
+    if any(len(set(doc_list[start:end])) < end - start for start, end in bounds.values()):
+        return None  # a document retrieved twice for a query: the line reader names both lines
+    ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds, doc_list)
     tag = table.column("tag")[-1].as_py()
     lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
