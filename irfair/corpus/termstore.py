@@ -303,7 +303,7 @@ class TermStore:
         def unknown() -> set[str]:
             return {doc_id for doc_id in wanted if doc_id not in self.doc_row and doc_id not in self.absent}
 
-        if unknown() and not self.complete:
+        if not self.complete and unknown():
             def read_missing() -> None:
                 missing = unknown()
                 if missing and not self._complete:
