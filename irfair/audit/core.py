@@ -42,6 +42,7 @@ from .conclusions import conclude
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
+from .rows import StoreRows
 from .ties import tie_report
 
 
@@ -134,8 +135,6 @@ def audit(
 
     qids = list(topic_map)
     perfect = perfect_run(qids, qrel_map, depth)
-    system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking}
-                    for run in run_list}
     store = TermStore.for_corpus(corpus_obj, cache)
     random_lists: dict[str, list[str]] = {}
     corpus_size = None
@@ -143,24 +142,40 @@ def audit(
         store.ensure(corpus_obj, None, progress=progress)
         corpus_size = len(store)
         random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
-    bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
     if background_run is not None:
         check_run_queries(background_run, topic_map, topics)
         background = NfairrBackground(background_run.name, nfairr_background_depth,
                                       {qid: background_run.doc_ids(qid, nfairr_background_depth) for qid in perfect.depth
                                        if qid in background_run.ranking})
         bias = dataclasses.replace(bias, background=background)
-        bias_lists[f"NFaiRR background {background_run.name}"] = background.lists
-    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
-    all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
-    missing = store.ensure(corpus_obj, all_needed | unstored_documents(run_list, store), progress=progress)
-    if missing & all_needed:
-        _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
+    # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
+    listed = StoreRows(run_list, store)
+    judged_unstored = {doc for docs in perfect.lists.values() for doc in docs if doc not in store}
+    background_unstored = set() if background_run is None else {doc for docs in bias.background.lists.values() for doc in docs
+                                                                  if doc not in store}
+    missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored, progress=progress)
+    if listed.unstored:
+        listed.update()
     if missing:
+        system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking} for run in run_list}
+        bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
+        if bias.background is not None:
+            bias_lists["NFaiRR background"] = bias.background.lists
+        all_needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values(), *bias_lists.values()]
+                      for docs in lists.values() for doc in docs}
+        if missing & all_needed:
+            _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
         _below_depth_missing(missing, run_list, corpus, strict)
+    perfect_rows = {qid: store.doc_rows(docs) for qid, docs in perfect.lists.items()}
+    random_rows = {qid: store.doc_rows(docs) for qid, docs in random_lists.items()}
+    system_rows = {run.name: listed.lists(run, perfect.depth) for run in run_list}
+    bias_rows = {run.name: listed.lists(run, dict.fromkeys(perfect.depth, bias.depth)) for run in run_list}
+    needed = _distinct_rows([perfect_rows, random_rows, *system_rows.values()])
+    background_rows = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
+    all_needed_rows = _distinct_rows([{"": needed}, *bias_rows.values(), background_rows])
     model = GenderednessModel(store, emb, direction)
     queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
-    counter = BiasCounter(bias, store, all_needed)
+    counter = BiasCounter(bias, store, all_needed_rows)
     grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
 
     def bias_of(lists: Mapping[str, list[str]], ranked_grades=None):
@@ -172,16 +187,16 @@ def audit(
     def evaluation(run: Run):
         return evaluate(run, qrel_map, measures, qids, complete=complete, relevance_level=relevance_level)
 
-    entries = [(run.name, "system", system_lists[run.name], run, run.path, bias_lists[run.name]) for run in run_list]
+    entries = [(run.name, "system", system_rows[run.name], run, run.path, bias_rows[run.name]) for run in run_list]
     if random_lists:
-        entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None, random_lists))
+        entries.insert(0, (RANDOM, "random", random_rows, Run.from_lists(RANDOM, random_lists), None, random_rows))
     from tqdm.auto import tqdm
 
     # the perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of the
     # GIL) are computed on a thread beside the other audits; nothing reads them before they are joined
     with ThreadPoolExecutor(1) as beside:
-        perfect_bias = beside.submit(bias_of, perfect.lists, grades)
-        perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
+        perfect_bias = beside.submit(bias_of, perfect_rows, grades)
+        perfect_gsr = gsr_of(PERFECT, perfect_rows, lambda qid, n: perfect.weights[qid])
         if perfect_gsr.n_queries == 0:
             reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
             raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
@@ -214,7 +229,7 @@ def audit(
         "documents_in_corpus": corpus_size,
         "documents_measured": len(needed),
         "run_documents_not_in_corpus": len(missing),
-        "documents_without_measurable_term": int(np.sum(model.measurable_counts(sorted(needed)) == 0)) if needed else 0,
+        "documents_without_measurable_term": int(np.sum(model.measurable_counts(needed) == 0)) if len(needed) else 0,
     }
     inputs = {
         "runs": [run_fingerprint(run) for run in run_list],
@@ -233,20 +248,9 @@ def audit(
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
 
 
-def unstored_documents(runs: Sequence[Run], store: TermStore) -> set[str]:
-    """The documents of ``runs`` (every one, below any depth) that ``store`` does not hold: for runs read from files
-    found by Arrow over their document arrays at once (a Robust04-sized audit lists 4.5 million), else in Python."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    arrays = [run.columns.doc_array for run in runs if run.columns is not None]
-    unstored = {doc for run in runs if run.columns is None for hits in run.ranking.values() for doc, _ in hits
-                if doc not in store}
-    if arrays:
-        listed = pc.unique(pa.chunked_array(arrays, type=pa.string()))
-        stored = pc.is_in(listed, value_set=pa.array(store.doc_ids, type=pa.string()))
-        unstored.update(listed.filter(pc.invert(stored)).to_pylist())
-    return unstored
+def _distinct_rows(lists: Sequence[Mapping[str, np.ndarray]]) -> np.ndarray:
+    """The distinct store rows of every list of ``lists`` (each ``{key: rows}``), ascending."""
+    return np.unique(np.concatenate([np.zeros(0, dtype=np.int64), *(rows for group in lists for rows in group.values())]))
 
 
 def judged_share(run: Run, qrels) -> float:

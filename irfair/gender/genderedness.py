@@ -130,10 +130,12 @@ class GenderednessModel:
             self._measured[todo] = True
         return self._doc_sums[rows], self._doc_counts[rows]
 
-    def measurable_counts(self, doc_ids: Sequence[str]) -> np.ndarray:
-        """C(d): the tokens of each document with an embedding, shape (len(doc_ids),) (stopwords excluded)."""
+    def measurable_counts(self, doc_ids: Sequence[str] | np.ndarray) -> np.ndarray:
+        """C(d): the tokens of each document with an embedding, shape (len(doc_ids),) (stopwords excluded); the
+        documents named by their ids or by their rows in the store (an array of int64)."""
         self._refresh()
-        return self._document_values(self.store.doc_rows(doc_ids))[1]
+        rows = doc_ids if isinstance(doc_ids, np.ndarray) else self.store.doc_rows(doc_ids)
+        return self._document_values(np.asarray(rows, dtype=np.int64))[1]
 
     def word_genderedness(self, word: str) -> float:
         """g(w) for one token (NaN when out of vocabulary)."""
@@ -158,14 +160,18 @@ class GenderednessModel:
         """g_q(d) for each document, shape (len(doc_ids),); NaN where no term is left to measure."""
         return self.lists_document_genderedness([doc_ids], [query_tokens])[0]
 
-    def lists_document_genderedness(self, lists: Sequence[Sequence[str]],
+    def lists_document_genderedness(self, lists: Sequence[Sequence[str] | np.ndarray],
                                     query_tokens: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """g_q(d) of every document of every list (list i measured for the query of ``query_tokens[i]``), one
         array per list; a few sparse products for all lists at once: S(d) and C(d) minus, for each (query,
-        document) pair, the counts of the document's terms that match the query's (``excluded``)."""
+        document) pair, the counts of the document's terms that match the query's (``excluded``). A list holds
+        document ids, or (all lists alike) the documents' rows in the store (arrays of int64)."""
         self._refresh()
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-        rows = self.store.doc_rows(itertools.chain.from_iterable(lists))
+        if any(len(docs) and not isinstance(docs, np.ndarray) for docs in lists):
+            rows = self.store.doc_rows(itertools.chain.from_iterable(lists))
+        else:
+            rows = np.concatenate([np.zeros(0, dtype=np.int64), *(np.asarray(docs, dtype=np.int64) for docs in lists)])
         listed, inverse = np.unique(rows, return_inverse=True)
         term_counts = self.store.row_counts(listed)  # the listed documents' rows, read once for both uses below
         todo = ~self._measured[listed]
