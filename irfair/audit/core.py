@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -123,19 +123,20 @@ def audit(
             raise IrfairInputError(None, None, f"nfairr_background_depth must be a positive integer, not {nfairr_background_depth!r}")
         background_run = as_runs(nfairr_background, max_depth=max_depth)[0]
     cache = writable_cache_dir(cache_dir)
+    # the corpus's term store is loaded (its files' checksums checked: hashing lets go of the GIL) while the runs are read
+    store_loading = _beside(_open_store, corpus, cache)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     pairs_of([run.name for run in run_list], baseline)
-    corpus_obj: Corpus = open_corpus(corpus)
+    corpus_obj, store = store_loading.result()
     emb: Embeddings = load_embeddings(embeddings, cache)
     direction = gender_direction(emb)
 
     qids = list(topic_map)
     perfect = perfect_run(qids, qrel_map, depth)
-    store = TermStore.for_corpus(corpus_obj, cache)
     random_lists: dict[str, list[str]] = {}
     corpus_size = None
     if random_baseline:
@@ -167,19 +168,21 @@ def audit(
             _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
         _below_depth_missing(missing, run_list, corpus, strict)
     perfect_rows = {qid: store.doc_rows(docs) for qid, docs in perfect.lists.items()}
+    background_rows = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
+    grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
+    # the perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of the GIL)
+    # are computed on a thread beside the rest of the audit; the counts of a document are the same in either counter
+    perfect_bias = _beside(_perfect_bias, bias, store, perfect_rows, background_rows, list(perfect.depth), grades, n_bootstrap, seed)
     random_rows = {qid: store.doc_rows(docs) for qid, docs in random_lists.items()}
     system_rows = {run.name: listed.lists(run, perfect.depth) for run in run_list}
     bias_rows = {run.name: listed.lists(run, dict.fromkeys(perfect.depth, bias.depth)) for run in run_list}
     needed = _distinct_rows([perfect_rows, random_rows, *system_rows.values()])
-    background_rows = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
-    all_needed_rows = _distinct_rows([{"": needed}, *bias_rows.values(), background_rows])
     model = GenderednessModel(store, emb, direction)
     queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
-    counter = BiasCounter(bias, store, all_needed_rows)
-    grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
+    counter = BiasCounter(bias, store, _distinct_rows([random_rows, *system_rows.values(), *bias_rows.values(), background_rows]))
 
-    def bias_of(lists: Mapping[str, list[str]], ranked_grades=None):
-        return counter.measure(list(perfect.depth), lists, ranked_grades, n_bootstrap, seed)
+    def bias_of(lists: Mapping[str, np.ndarray]):
+        return counter.measure(list(perfect.depth), lists, None, n_bootstrap, seed)
 
     def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
@@ -192,26 +195,22 @@ def audit(
         entries.insert(0, (RANDOM, "random", random_rows, Run.from_lists(RANDOM, random_lists), None, random_rows))
     from tqdm.auto import tqdm
 
-    # the perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of the
-    # GIL) are computed on a thread beside the other audits; nothing reads them before they are joined
-    with ThreadPoolExecutor(1) as beside:
-        perfect_bias = beside.submit(bias_of, perfect_rows, grades)
-        perfect_gsr = gsr_of(PERFECT, perfect_rows, lambda qid, n: perfect.weights[qid])
-        if perfect_gsr.n_queries == 0:
-            reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
-            raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
-                                               "with relevant documents and a query term in the embedding vocabulary")
-        perfect_evaluation = evaluation(Run.from_lists(PERFECT, perfect.lists))
-        audited = {}
-        for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
-            result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
-            audited[name] = SystemAudit(
-                name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
-                evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
-            )
-        perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
-        systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None, perfect_evaluation,
-                                        bias=perfect_bias.result()), **audited}
+    perfect_gsr = gsr_of(PERFECT, perfect_rows, lambda qid, n: perfect.weights[qid])
+    if perfect_gsr.n_queries == 0:
+        reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
+        raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
+                                           "with relevant documents and a query term in the embedding vocabulary")
+    perfect_evaluation = evaluation(Run.from_lists(PERFECT, perfect.lists))
+    audited = {}
+    for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
+        result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
+        audited[name] = SystemAudit(
+            name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
+            evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
+        )
+    perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
+    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None, perfect_evaluation,
+                                    bias=perfect_bias.result()), **audited}
     found = conclude(systems, qids, labels, tuple(bias.columns), inference)
 
     ties = [tie_report(run, perfect.depth) for run in run_list]
@@ -246,6 +245,28 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def _beside(function, *args) -> Future:
+    """``function(*args)`` started now on a thread of its own (which ends with the call); its future."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return pool.submit(function, *args)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _open_store(corpus, cache) -> tuple[Corpus, TermStore]:
+    """The corpus and its term store as cached (nothing tokenised yet)."""
+    corpus_obj = open_corpus(corpus)
+    return corpus_obj, TermStore.for_corpus(corpus_obj, cache)
+
+
+def _perfect_bias(bias, store: TermStore, rows: Mapping[str, np.ndarray], background_rows: Mapping[str, np.ndarray],
+                  qids: list[str], grades, n_bootstrap: int, seed: int):
+    """The perfect run's bias measures, its documents of equal grade unordered (see :meth:`BiasCounter.measure`)."""
+    counter = BiasCounter(bias, store, _distinct_rows([rows, background_rows]))
+    return counter.measure(qids, rows, grades, n_bootstrap, seed)
 
 
 def _distinct_rows(lists: Sequence[Mapping[str, np.ndarray]]) -> np.ndarray:

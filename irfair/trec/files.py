@@ -76,7 +76,6 @@ class RankedColumns(Mapping):
         self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
         self._hits: dict[str, list[tuple[str, float]]] = {}
         self._docs = doc_list
-        self._score_list: list[float] | None = None
 
     @property
     def doc_list(self) -> list[str]:
@@ -94,9 +93,7 @@ class RankedColumns(Mapping):
         hits = self._hits.get(qid)
         if hits is None:
             start, end = self.bounds[qid]
-            if self._score_list is None:
-                self._score_list = self.scores.tolist()
-            hits = self._hits[qid] = list(zip(self.doc_list[start:end], self._score_list[start:end]))
+            hits = self._hits[qid] = list(zip(self.doc_list[start:end], self.scores[start:end].tolist()))
         return hits
 
     def __contains__(self, qid) -> bool:
