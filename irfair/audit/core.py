@@ -149,11 +149,22 @@ def audit(
                                       {qid: background_run.doc_ids(qid, nfairr_background_depth) for qid in perfect.depth
                                        if qid in background_run.ranking})
         bias = dataclasses.replace(bias, background=background)
-    # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
-    listed = StoreRows(run_list, store)
     judged_unstored = {doc for docs in perfect.lists.values() for doc in docs if doc not in store}
     background_unstored = set() if background_run is None else {doc for docs in bias.background.lists.values() for doc in docs
                                                                   if doc not in store}
+    grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
+
+    def start_perfect_bias() -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], Future]:
+        """The perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of
+        the GIL) started on a thread beside the rest of the audit; a document's counts are the same in any counter."""
+        rows = {qid: store.doc_rows(docs) for qid, docs in perfect.lists.items()}
+        background = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
+        return rows, background, _beside(_perfect_bias, bias, store, rows, background, list(perfect.depth), grades, n_bootstrap, seed)
+
+    # a complete store holding the perfect run's documents changes no more: its bias measures can start now
+    early = start_perfect_bias() if store.complete and not judged_unstored and not background_unstored else None
+    # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
+    listed = StoreRows(run_list, store)
     missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored, progress=progress)
     if listed.unstored:
         listed.update()
@@ -167,12 +178,7 @@ def audit(
         if missing & all_needed:
             _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
         _below_depth_missing(missing, run_list, corpus, strict)
-    perfect_rows = {qid: store.doc_rows(docs) for qid, docs in perfect.lists.items()}
-    background_rows = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
-    grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
-    # the perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of the GIL)
-    # are computed on a thread beside the rest of the audit; the counts of a document are the same in either counter
-    perfect_bias = _beside(_perfect_bias, bias, store, perfect_rows, background_rows, list(perfect.depth), grades, n_bootstrap, seed)
+    perfect_rows, background_rows, perfect_bias = early or start_perfect_bias()
     random_rows = {qid: store.doc_rows(docs) for qid, docs in random_lists.items()}
     system_rows = {run.name: listed.lists(run, perfect.depth) for run in run_list}
     bias_rows = {run.name: listed.lists(run, dict.fromkeys(perfect.depth, bias.depth)) for run in run_list}
