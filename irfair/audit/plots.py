@@ -133,9 +133,12 @@ def _set_drawing(result: AuditResult, y_range: tuple[float, float] | None) -> No
     _drawing = (result, y_range)
 
 
-def _drawn(system: str, png: bool) -> tuple[bytes | None, str]:
+def _drawn_in_worker(system: str, png: bool) -> tuple[bytes | None, str]:
+    return _drawn(*_drawing, system, png)
+
+
+def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str, png: bool) -> tuple[bytes | None, str]:
     """``(PNG bytes or None, inline SVG)`` of one system's scatter plot, laid out once for both."""
-    result, y_range = _drawing
     fig = scatter_figure(result, system, y_range)
     image = None
     if png:
@@ -159,10 +162,9 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
     systems = list(result.systems)
     jobs = min(default_jobs() if jobs is None else jobs, len(systems))
     if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
-        _set_drawing(result, y_range)
-        yield {name: functools.cache(functools.partial(_drawn, name, png)) for name in systems}
+        yield {name: functools.cache(functools.partial(_drawn, result, y_range, name, png)) for name in systems}
         return
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_set_drawing,
                              initargs=(result, y_range)) as pool:
-        futures = {name: pool.submit(_drawn, name, png) for name in systems}
+        futures = {name: pool.submit(_drawn_in_worker, name, png) for name in systems}
         yield {name: future.result for name, future in futures.items()}
