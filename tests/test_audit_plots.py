@@ -17,10 +17,11 @@ def result(shared_data, w2v):
                  folder / "topics.time.txt", folder / "time.trec", w2v, n_bootstrap=50, n_permutations=99, cache_dir=False)
 
 
-def test_plots_drawn_by_workers_are_those_drawn_here(result):
+def test_plots_drawn_by_workers_are_those_drawn_here(result, monkeypatch):
     y_range = shared_y_range(result)
     with scatter_drawings(result, y_range, jobs=1) as here:
         drawn_here = {name: get() for name, get in here.items()}
+    monkeypatch.setattr("irfair.audit.plots.WORKERS_FROM", 2)  # workers for the four systems
     with scatter_drawings(result, y_range, jobs=2) as workers:
         drawn_by_workers = {name: get() for name, get in workers.items()}
     assert list(drawn_here) == list(result.systems) == ["perfect", "random", "overlap", "tf"]

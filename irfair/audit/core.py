@@ -190,7 +190,7 @@ def audit(
     def bias_of(lists: Mapping[str, np.ndarray]):
         return counter.measure(list(perfect.depth), lists, None, n_bootstrap, seed)
 
-    def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
+    def gsr_of(name: str, lists: Mapping[str, np.ndarray], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
 
     def evaluation(run: Run):

@@ -124,6 +124,9 @@ def scatter_svg(result: AuditResult, system: str, y_range: tuple[float, float] |
     return figure_svg(scatter_figure(result, system, y_range))
 
 
+# systems from which worker processes draw the plots: a worker takes a quarter of a second to start (matplotlib is
+# imported in it), about as long as two or three plots take to draw here
+WORKERS_FROM = 8
 # what a worker process draws from: the audit and the y range, set once per worker (inherited, not pickled)
 _drawing: tuple[AuditResult, tuple[float, float] | None] | None = None
 
@@ -153,15 +156,16 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
                      jobs: int | None = None) -> Iterator[dict[str, Callable[[], tuple[bytes | None, str]]]]:
     """Every system's scatter plot, ``{system: get}`` where ``get()`` gives ``(PNG bytes or None, inline SVG)``.
 
-    With ``jobs`` > 1 (default :func:`irfair.executor.default_jobs`) the plots are drawn by that many worker
-    processes forked from this one, from the first call on, while this process writes the other outputs
-    (matplotlib holds the GIL, so threads would not help); the figures are the same as drawn here, by the same
-    code from the same state. Where processes cannot be forked, each is drawn here when asked for."""
+    With ``jobs`` > 1 (default :func:`irfair.executor.default_jobs`) and at least :data:`WORKERS_FROM` systems, the
+    plots are drawn by that many worker processes forked from this one, from the first call on, while this process
+    writes the other outputs (matplotlib holds the GIL, so threads would not help); the figures are the same as drawn
+    here, by the same code from the same state. Otherwise, or where processes cannot be forked, each is drawn here
+    when asked for."""
     from ..executor import default_jobs
 
     systems = list(result.systems)
     jobs = min(default_jobs() if jobs is None else jobs, len(systems))
-    if jobs < 2 or "fork" not in multiprocessing.get_all_start_methods():
+    if jobs < 2 or len(systems) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
         yield {name: functools.cache(functools.partial(_drawn, result, y_range, name, png)) for name in systems}
         return
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_set_drawing,
