@@ -10,8 +10,9 @@ process spends its time; the ``add`` ranker in-process vs a bare matrix product 
 same vectors; reading TREC SGML (the same documents as JSONL beside it); the corpus pass (reading,
 tokenising and counting into a term store) over SGML and JSONL in MB/s per worker with 1 and 2 local
 jobs and on a two-worker Dask LocalCluster (started before the clock, its start-up printed apart), with
-each worker's CPU time; the audit of every run cold (empty cache) and warm, peak memory of each process,
-and a profile of the warm audit by stage.
+each worker's CPU time; the audit of every run cold (empty cache) and warm (the faster of two runs), with
+their CPU time and peak memory, and a profile of the warm audit by stage (the main thread's wall and CPU time,
+the waits for its threads and worker processes, and their CPU time).
 
 Timings on a shared machine are noisy: ratios are measured in the same run, and CPU seconds (which other
 processes do not inflate much) are printed beside wall seconds.
@@ -310,14 +311,16 @@ def stage_of(owner: str) -> str:
 
 
 def audits(paths, cache: Path, env: dict) -> None:
-    """The audit of every run with an empty cache folder of its own (cold), again (warm), and a third time sampled."""
+    """The audit of every run with an empty cache folder of its own (cold), again twice (warm: the faster), and a fourth
+    time sampled."""
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as work:
         arguments = [*map(str, paths["runs"]), "--qrels", str(paths["qrels"]), "--topics", str(paths["topics"]),
                      "--corpus", str(paths["corpus"]), "--cache-dir", str(Path(work) / "cache"), "--out", work, "--quiet"]
         command = [IRFAIR, "audit", *arguments]
         cold, cold_peak, cold_cpu = timed(command, env)
-        warm, warm_peak, warm_cpu = timed(command, env)
+        warm_runs = [timed(command, env) for _ in range(2)]  # the faster of two: another process may take a core for a while
+        warm, warm_peak, warm_cpu = min(warm_runs)
         profile = Path(work) / "audit-profile.json"
         profiled, _, _ = timed([PYTHON, "-c", _SAMPLED_AUDIT.format(arguments=["audit", *arguments], out=str(profile))], env)
         sampled = json.loads(profile.read_text())
@@ -327,7 +330,8 @@ def audits(paths, cache: Path, env: dict) -> None:
             stage[0] += wall
             stage[1] += cpu
     print(f"audit of {len(paths['runs'])} runs × 249 queries: cold {cold:.1f} s (CPU {cold_cpu:.1f} s, peak {cold_peak:.2f} GiB), "
-          f"warm {warm:.1f} s (CPU {warm_cpu:.1f} s, peak {warm_peak:.2f} GiB)")
+          f"warm {warm:.1f} s (CPU {warm_cpu:.1f} s, peak {warm_peak:.2f} GiB; the faster of "
+          f"{' and '.join(f'{run[0]:.1f} s' for run in warm_runs)})")
     GOALS["warm audit seconds < 10"] = (warm, 10, "<=")
     GOALS["cold audit seconds < 60"] = (cold, 60, "<=")
     GOALS["audit peak GiB < 4"] = (max(cold_peak, warm_peak), 4, "<=")

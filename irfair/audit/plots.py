@@ -168,6 +168,7 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
     if jobs < 2 or len(systems) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
         yield {name: functools.cache(functools.partial(_drawn, result, y_range, name, png)) for name in systems}
         return
+    pyplot()  # imported once here rather than in every worker
     with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_set_drawing,
                              initargs=(result, y_range)) as pool:
         futures = {name: pool.submit(_drawn_in_worker, name, png) for name in systems}
