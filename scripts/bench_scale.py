@@ -337,7 +337,7 @@ def audits(paths, cache: Path, env: dict) -> None:
     GOALS["audit peak GiB < 4"] = (max(cold_peak, warm_peak), 4, "<=")
     total = sum(wall for wall, _ in seconds.values())
     main_cpu, process_cpu, children_cpu = sampled["main_cpu"], sampled["process_cpu"], sampled["children_cpu"]
-    print(f"  profile of a warm audit by stage (the main thread sampled every 2 ms in a third run of {profiled:.1f} s; wall "
+    print(f"  profile of a warm audit by stage (the main thread sampled every 2 ms in another run of {profiled:.1f} s; wall "
           f"scaled to the warm {warm:.1f} s; CPU: the main thread's {main_cpu:.1f} s; other threads "
           f"{process_cpu - main_cpu:.1f} s, worker processes {children_cpu:.1f} s):")
     print(f"    {'stage':<68} {'wall':>8} {'share':>7} {'main CPU':>9}")
