@@ -70,7 +70,8 @@ class Run:
 class RankedColumns(Mapping):
     """A run file's ranking as arrays, read as ``{qid: [(doc_id, score), ...]}``: every query's documents one query
     after the other in rank order (``doc_array``: pyarrow strings; ``scores``: float64), ``bounds[qid]`` = ``(start,
-    end)`` of its rows. A query's list of pairs is made when first read (most of an audit reads ids or arrays)."""
+    end)`` of its rows; ``doc_list``: the same ids as Python strings, where already made. A query's list of pairs is
+    made when first read (most of an audit reads ids or arrays)."""
 
     def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]], doc_list: list[str] | None = None) -> None:
         self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
