@@ -5,13 +5,15 @@ import pytest
 from helpers import overlap_run
 
 from irfair.audit import PERFECT, RANDOM, audit
+from irfair.audit.rows import StoreRows
 from irfair.corpus import open_corpus
+from irfair.corpus.termstore import TermStore
 from irfair.errors import IrfairInputError
 from irfair.gender import gender_direction
 from irfair.gender.genderedness import tied_rank_weights
 from irfair.gender.naive import naive_list_genderedness
 from irfair.toy import AGENCY, COMMUNION, FEMALE_JOBS, toy_direct, toy_indirect
-from irfair.trec import read_qrels, read_topics, relevant_docs
+from irfair.trec import as_runs, read_qrels, read_topics, relevant_docs
 
 
 def _toy_audit(toy, embeddings):
@@ -137,3 +139,21 @@ def test_in_memory_lists_and_bad_inputs(time_collection, w2v):
         audit({"sys": {"1": ["nope"]}}, qrels, topics, docs, w2v)
     with pytest.raises(IrfairInputError, match="depth must be"):
         audit(lists, qrels, topics, docs, w2v, depth=0)
+
+
+def test_store_rows_of_file_and_in_memory_runs(tmp_path):
+    """A store holding d1, d2 (rows 0, 1): the file run's d3 and the dict run's d4 are not stored; once the store is
+    given d3 (row 2), its row is found; lists cut at each query's depth, as rows."""
+    store = TermStore()
+    store.add([("d1", "nurse"), ("d2", "plumber")])
+    path = tmp_path / "a.run"
+    path.write_text("1 Q0 d1 1 3 t\n1 Q0 d3 2 2 t\n2 Q0 d2 1 1 t\n")
+    runs = as_runs([path, {"1": {"d2": 1.0, "d4": 0.5}}])
+    assert runs[0].columns is not None and runs[1].columns is None
+    listed = StoreRows(runs, store)
+    assert listed.unstored == {"d3", "d4"} and StoreRows(runs[:1], store).unstored == {"d3"}
+    store.add([("d3", "nurse she")])
+    listed.update()
+    found = listed.lists(runs[0], {"1": 5, "2": 1, "3": 1})
+    assert {qid: rows.tolist() for qid, rows in found.items()} == {"1": [0, 2], "2": [1]}
+    assert listed.lists(runs[0], {"1": 1})["1"].tolist() == [0] and listed.lists(runs[1], {"1": 1})["1"].tolist() == [1]

@@ -1,4 +1,6 @@
 """Tied scores: counted by hand on a tiny run file, and the audit says so in one note (with per-run counts)."""
+import dataclasses
+
 from irfair.audit import audit
 from irfair.audit.alerts import Evidence, ties
 from irfair.audit.summary import format_table
@@ -55,3 +57,15 @@ def test_audit_warns_about_reordered_ties(tmp_path, hand):
     assert note.details["runs"] == [tie_report(read_run(path), {"1": 1, "2": 2, "3": 2}).to_dict()]
     assert result.ties[0]["queries_reordered"] == 1
     assert "note: ties: 1 run has ties, ranked by document id as trec_eval does (1 query; 1 in depth)" in format_table(result)
+
+
+def test_equal_scores_of_two_queries_are_no_tie(tmp_path):
+    """Query 1's last score equals query 2's first (neighbours in the run's arrays): no tie; query 2's c and d tie. The
+    same counts as for the run in a dict."""
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 2.0 t\n2 Q0 b 1 2.0 t\n2 Q0 c 2 1.0 t\n2 Q0 d 3 1.0 t\n")
+    run = read_run(path)
+    report = tie_report(run, {"1": 1, "2": 3})
+    assert (report.queries_with_ties, report.tied_documents) == (1, 2)
+    as_dict = tie_report(dataclasses.replace(run, ranking=dict(run.ranking)), {"1": 1, "2": 3})
+    assert (as_dict.queries_with_ties, as_dict.tied_documents) == (1, 2)

@@ -156,7 +156,7 @@ def test_a_repeated_audit_writes_the_same_files(collection, capsys, tmp_path):
     audit.json and report.html state."""
     outputs = []
     for _ in range(2):
-        out = tmp_path / "out"
+        out = tmp_path / "out"  # it does not exist the first time: audit.json's command line must not depend on that
         args = _audit(collection, "results.test", "--out", str(out))
         args = [arg for arg in args if arg not in ("--bootstrap", "0", "--no-random", "--no-cache")]
         assert main([*args, "--bootstrap", "200", "--cache-dir", str(tmp_path / "cache")]) == 0

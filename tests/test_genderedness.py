@@ -1,10 +1,11 @@
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from irfair.corpus import InMemoryCorpus
 from irfair.corpus.termstore import TermStore
 from irfair.gender import gender_direction
-from irfair.gender.genderedness import GenderednessModel, list_genderedness, rank_weights, tied_rank_weights
+from irfair.gender.genderedness import GenderednessModel, list_genderedness, rank_weights, term_columns, tied_rank_weights
 from irfair.gender.naive import naive_list_genderedness
 
 
@@ -75,3 +76,11 @@ def test_store_grows_and_model_follows(hand):
     model = GenderednessModel(store, hand, gender_direction(hand))
     store.ensure(InMemoryCorpus({"b": "man man she"}), {"b"}, progress=False)
     assert model.document_genderedness(["b"], [])[0] == pytest.approx((-0.8 * 2 + 0.6) / 3, abs=1e-7)
+
+
+def test_term_columns_equal_scipy_column_indexing():
+    """Counts of terms 1 and 3 of a 3 × 5 matrix, with an empty row and a row without either term."""
+    dense = np.array([[0, 2, 0, 1, 4], [0, 0, 0, 0, 0], [5, 0, 3, 0, 0]], dtype=np.float64)
+    found = term_columns(sp.csr_matrix(dense), np.array([1, 3]))
+    assert found.shape == (3, 2) and found.toarray().tolist() == [[2, 1], [0, 0], [0, 0]]
+    assert found.indptr.tolist() == [0, 2, 2, 2] and found.indices.tolist() == [0, 1]

@@ -58,6 +58,27 @@ def test_rows_and_columns_read_from_the_shards_equal_the_assembled_matrix(tmp_pa
     assert reopened.row_counts(np.zeros(0, dtype=np.int64)).shape == (0, len(reopened.vocab))
 
 
+def test_term_sums_of_whole_and_partly_read_shards_equal_the_product_with_the_assembled_matrix(tmp_path):
+    """Shards of 5 documents: rows 0-3 asked for (the shard multiplied whole), one row of 5-9 (read alone), none of
+    10-11; the sums are those of the assembled matrix's rows to the last bit, and d5's by hand."""
+    corpus = InMemoryCorpus({f"d{i}": " ".join(["nurse"] * (i % 3) + [f"word{i % 4}"] * (i % 5) + ["she"] * (i % 2))
+                             for i in range(12)}, name="toy")
+    store = TermStore.for_corpus(corpus, tmp_path)
+    store.add(corpus.iter_docs(), shard_size=5)
+    reopened = TermStore.for_corpus(corpus, tmp_path)
+    weights = np.stack([np.ones(len(reopened.vocab)), np.random.default_rng(0).normal(size=len(reopened.vocab))], axis=1)
+    rows = np.array([0, 1, 2, 3, 5])
+    found = reopened.term_sums(weights, rows)
+    assert reopened._matrix is None
+    assert np.array_equal(found, reopened.matrix()[rows] @ weights)
+    assert np.array_equal(reopened.term_sums(weights, rows), found)  # from the assembled matrix now
+    # d5: nurse ×2, word1 ×0 (5 % 5), she ×1
+    assert found[4, 0] == 3 and found[4, 1] == 2 * weights[reopened.term_id["nurse"], 1] + weights[reopened.term_id["she"], 1]
+    assert reopened.term_sums(weights, np.zeros(0, dtype=np.int64)).shape == (0, 2)
+    with pytest.raises(ValueError, match="ascending"):
+        reopened.term_sums(weights, np.array([3, 1]))
+
+
 def _counts(store: TermStore) -> dict[str, dict[str, int]]:
     matrix = store.matrix().tocsr()
     return {doc_id: {store.vocab[column]: int(count) for column, count in

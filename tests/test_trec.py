@@ -206,6 +206,50 @@ def test_fast_run_reading_equals_line_by_line_reading(shared_data, tmp_path):
     assert fast is not None and fast.ranking == strict.ranking and len(fast.ranking) == 93
 
 
+@pytest.mark.parametrize("text", ["1 Q0 b 1 2.5 t\n 1 Q0 a 2 1 t\n", "1 Q0 b 1 2.5 t \n1 Q0 a 2 1 t\n", "1 Q0 b 1 2.5 t\n1 Q0 a 2 1 t ",
+                                  "1 Q0  b 1 2.5 t\n1 Q0 a 2 1 t\n", " 1 Q0 b 1 2.5 t\n1 Q0 a 2 1 t", "1 Q0 b 1 2.5 t\n \n1 Q0 a 2 1 t\n"])
+def test_spaces_at_line_ends_or_doubled_are_read_as_one_blank(tmp_path, text):
+    """Each file is the two-line run "1 Q0 b 1 2.5 t / 1 Q0 a 2 1 t" with one irregular space: read on the fast path."""
+    path = tmp_path / "r.run"
+    path.write_text(text)
+    fast, strict = _both_readers(path)
+    assert fast is not None and fast.ranking == strict.ranking == {"1": [("b", 2.5), ("a", 1.0)]}
+    assert dict(fast.line_of) == dict(strict.line_of)
+
+
+def test_a_file_listed_by_score_keeps_its_order_but_for_ties(tmp_path):
+    """Queries one after the other, scores from high to low, two runs of ties listed by ascending id: read without a
+    sort, the ties put in descending id order, as the line reader (and trec_eval) order them."""
+    import numpy as np
+    import pyarrow as pa
+
+    from irfair.trec.files import _listed_order
+
+    path = tmp_path / "r.run"
+    path.write_text("7 Q0 a 1 3 t\n7 Q0 b 2 3 t\n7 Q0 c 3 3 t\n7 Q0 d 4 1 t\n2 Q0 e 1 5 t\n2 Q0 f 2 4 t\n2 Q0 g 3 4 t\n")
+    fast, strict = _both_readers(path)
+    assert fast.ranking == strict.ranking and fast.doc_ids("7") == ["c", "b", "a", "d"] and fast.doc_ids("2") == ["e", "g", "f"]
+    assert dict(fast.line_of) == dict(strict.line_of)
+    docs = pa.array(list("abcdefg"))
+    codes, scores = np.array([0, 0, 0, 0, 1, 1, 1]), np.array([3, 3, 3, 1, 5, 4, 4.0])
+    assert _listed_order(codes, scores, docs).tolist() == [2, 1, 0, 3, 4, 6, 5]
+    assert _listed_order(codes, scores[::-1].copy(), docs) is None and _listed_order(codes[::-1].copy(), scores, docs) is None
+
+
+def test_a_missing_field_beside_a_doubled_space_is_left_to_the_line_reader(tmp_path):
+    """Six fields with one empty (the document id missing, two spaces in a row): the line reader names the line."""
+    from irfair.trec.files import _read_qrels_columns, _read_run_columns
+
+    run, qrels = tmp_path / "r.run", tmp_path / "q.txt"
+    run.write_text("1 Q0 a 1 2.5 t\n1 Q0  2 1 t\n")
+    qrels.write_text("1 0 a 1\n1  b 0\n")
+    assert _read_run_columns(run, None) is None and _read_qrels_columns(qrels) is None
+    with pytest.raises(IrfairInputError, match=r"r.run:2: expected 6 columns"):
+        read_run(run)
+    with pytest.raises(IrfairInputError, match=r"q.txt:2: expected 4 columns"):
+        read_qrels(qrels)
+
+
 @settings(max_examples=200, deadline=None, derandomize=True)
 @given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["Q0", "q"]), st.sampled_from(["a", "b", "c", "d"]),
                           st.sampled_from(["1", "2", "x", "+3", "1.0"]), st.sampled_from(["1", "0.5", "-2e-3", "nan", "1_0", "3"]),

@@ -1,4 +1,5 @@
 """Runs from every shape users hold them in rank the same way: by score, ties by doc id descending (trec_eval)."""
+import dataclasses
 import itertools
 import random
 from pathlib import Path
@@ -10,6 +11,7 @@ from helpers import TREC_EVAL
 
 from irfair.errors import IrfairInputError
 from irfair.trec import Run, as_runs, read_qrels, read_run, run_from_scores, write_run
+from irfair.trec.files import RankedColumns
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -205,3 +207,18 @@ def test_audit_of_a_gzipped_run_and_of_a_folder_prints_the_plain_runs_numbers(tm
     assert printed[0] == printed[1] == printed[2]
     bm25 = next(line.split("\t") for line in printed[0].splitlines() if line.startswith("bm25\t"))
     assert bm25[2] == "0.03577488848"  # GSR of bm25 on Vaswani, as the README's audit prints it (+0.0358)
+
+
+def test_a_run_file_is_read_into_columns_that_read_as_its_lists(tmp_path):
+    """Query 2 listed first, a tie (b, a at 2.5) ranked by id descending, query 1's z last: the columns hold the
+    ranked rows query after query; pairs, ids and depth cuts read from them as from lists; replacing the ranking
+    drops them."""
+    path = tmp_path / "r.run"
+    path.write_text("2 Q0 c 1 -1e-3 t\n1 Q0 a 1 2.5 t\n1 Q0 b 2 2.5 t\n1 Q0 z 3 0.25 t\n")
+    run = read_run(path)
+    assert isinstance(run.ranking, RankedColumns) and run.columns is run.ranking
+    assert run.columns.doc_array.to_pylist() == ["c", "b", "a", "z"] and run.columns.scores.tolist() == [-1e-3, 2.5, 2.5, 0.25]
+    assert run.columns.bounds == {"2": (0, 1), "1": (1, 4)}
+    assert run.doc_ids("1") == ["b", "a", "z"] and run.doc_ids("1", 2) == ["b", "a"] and run.doc_ids("3") == []
+    assert run.ranking == {"2": [("c", -1e-3)], "1": [("b", 2.5), ("a", 2.5), ("z", 0.25)]} and "3" not in run.ranking
+    assert dataclasses.replace(run, ranking=dict(run.ranking)).columns is None

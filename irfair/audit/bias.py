@@ -35,7 +35,7 @@ import pandas as pd
 
 from ..corpus import TermStore
 from ..measures.aggregate import MeasureSummary
-from ..measures.gender_counts import GenderedCounts, gendered_word_counts
+from ..measures.gender_counts import GenderedCounts, word_indicators
 from ..measures.gender_words import GenderWords, load_gender_words
 from ..measures.ranking_bias import (
     TIE_STANDARD_ERROR,
@@ -164,38 +164,41 @@ def tie_orders_record(values: np.ndarray, errors: np.ndarray) -> dict:
 
 
 class BiasCounter:
-    """Female/male/length counts of the documents an audit measures, one set per word list, from the term store."""
+    """Female/male/length counts of the documents an audit measures, one set per word list, from the term store.
 
-    def __init__(self, setup: BiasSetup, store: TermStore, doc_ids: Iterable[str]) -> None:
+    Documents are named by their ids or, where the caller has them, by their rows in the store (arrays of int64)."""
+
+    def __init__(self, setup: BiasSetup, store: TermStore, documents: Iterable[str] | np.ndarray) -> None:
         self.setup = setup
+        self.store = store
         self._backgrounds: dict[tuple, RankedDocs] = {}
-        rows = np.sort(store.doc_rows(set(doc_ids)))  # in the store's order: its shards are read front to back
-        self.position = {store.doc_ids[row]: i for i, row in enumerate(rows.tolist())}
-        matrix = store.row_counts(rows)
-        by_list: dict[GenderWords, GenderedCounts] = {}
-        for words in setup.words.values():
-            if words not in by_list:
-                by_list[words] = gendered_word_counts(matrix, store.vocab[:matrix.shape[1]], words)
+        # in the store's order: its shards are read front to back
+        rows = np.unique(documents) if isinstance(documents, np.ndarray) else np.sort(store.doc_rows(set(documents)))
+        self.rows = rows.astype(np.int64)
+        # one pass over the store for every word list: each list's female and male counts, and the lengths
+        lists = list(dict.fromkeys(setup.words.values()))
+        weights = np.concatenate([np.ones((len(store.vocab), 1)), *(word_indicators(store.vocab, words) for words in lists)], axis=1)
+        sums = store.term_sums(weights, rows)
+        by_list = {words: GenderedCounts(sums[:, 1 + 2 * i], sums[:, 2 + 2 * i], sums[:, 0]) for i, words in enumerate(lists)}
         self.counts = {name: by_list[words] for name, words in setup.words.items()}
 
-    def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str]], grades: Mapping[str, Sequence[float]] | None = None,
-                n_bootstrap: int = 1000, seed: int = 0) -> SystemBias:
-        """Every measure of the setup on ``lists`` (``{qid: doc ids in rank order}``) for ``qids``, in that order.
+    def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str] | np.ndarray],
+                grades: Mapping[str, Sequence[float]] | None = None, n_bootstrap: int = 1000, seed: int = 0) -> SystemBias:
+        """Every measure of the setup on ``lists`` (``{qid: doc ids, or store rows, in rank order}``) for ``qids``, in that order.
 
         ``grades`` (``{qid: grade of each listed document}``): documents of equal grade are unordered (perfect run).
         """
         depth = self.setup.depth
-        docs = [list(lists.get(qid, ()))[:depth] for qid in qids]
+        docs = [lists.get(qid, ())[:depth] for qid in qids]
         lengths = np.array([len(d) for d in docs], dtype=np.int64)
         width = int(lengths.max(initial=0))
         mask = np.arange(width) < lengths[:, None]
-        flat = [doc for row in docs for doc in row]
-        index = np.fromiter(map(self.position.__getitem__, flat), dtype=np.int64, count=len(flat))
+        index = self._positions(docs)
         ties = None
         if grades is not None:
             grade = np.zeros(mask.shape)
             grade[mask] = np.fromiter((g for qid, row in zip(qids, docs) for g in list(grades.get(qid, ()))[:len(row)]), dtype=np.float64,
-                                      count=len(flat))
+                                      count=len(index))
             ties = tie_groups(grade, mask)
 
         def batch(values: np.ndarray) -> np.ndarray:
@@ -231,6 +234,14 @@ class BiasCounter:
         return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()})
 
 
+    def _positions(self, lists: Sequence[Sequence[str] | np.ndarray]) -> np.ndarray:
+        """Where each document of the lists (ids, or store rows) is in :attr:`rows`, one list after the other."""
+        if any(len(docs) and not isinstance(docs, np.ndarray) for docs in lists):
+            rows = self.store.doc_rows(doc for docs in lists for doc in docs)
+        else:
+            rows = np.concatenate([np.zeros(0, dtype=np.int64), *(np.asarray(docs, dtype=np.int64) for docs in lists)])
+        return np.searchsorted(self.rows, rows)
+
     def _background(self, qids: Sequence[str], counts: GenderedCounts) -> RankedDocs | None:
         """NFaiRR's background documents for ``qids`` (the same for every system: built once per word list)."""
         background = self.setup.background
@@ -245,7 +256,7 @@ class BiasCounter:
         docs = [background.lists.get(qid, [])[:background.depth] for qid in qids]
         lengths = np.array([len(d) for d in docs], dtype=np.int64)
         mask = np.arange(int(lengths.max(initial=0))) < lengths[:, None]
-        index = np.fromiter((self.position[doc] for row in docs for doc in row), dtype=np.int64, count=int(lengths.sum()))
+        index = self._positions(docs)
         arrays = []
         for values in (counts.female, counts.male, counts.length):
             out = np.zeros(mask.shape)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from collections.abc import Mapping, Sequence
-from operator import itemgetter
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +42,7 @@ from .conclusions import conclude
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
+from .rows import StoreRows
 from .ties import tie_report
 
 
@@ -122,77 +123,100 @@ def audit(
             raise IrfairInputError(None, None, f"nfairr_background_depth must be a positive integer, not {nfairr_background_depth!r}")
         background_run = as_runs(nfairr_background, max_depth=max_depth)[0]
     cache = writable_cache_dir(cache_dir)
+    # the corpus's term store is loaded (its files' checksums checked: hashing lets go of the GIL) while the runs are read
+    store_loading = _beside(_open_store, corpus, cache)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     pairs_of([run.name for run in run_list], baseline)
-    corpus_obj: Corpus = open_corpus(corpus)
+    corpus_obj, store = store_loading.result()
     emb: Embeddings = load_embeddings(embeddings, cache)
     direction = gender_direction(emb)
 
     qids = list(topic_map)
     perfect = perfect_run(qids, qrel_map, depth)
-    system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking}
-                    for run in run_list}
-    store = TermStore.for_corpus(corpus_obj, cache)
     random_lists: dict[str, list[str]] = {}
     corpus_size = None
     if random_baseline:
         store.ensure(corpus_obj, None, progress=progress)
         corpus_size = len(store)
         random_lists = random_run(perfect.depth, sorted(store.doc_ids), seed)
-    bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
     if background_run is not None:
         check_run_queries(background_run, topic_map, topics)
         background = NfairrBackground(background_run.name, nfairr_background_depth,
                                       {qid: background_run.doc_ids(qid, nfairr_background_depth) for qid in perfect.depth
                                        if qid in background_run.ranking})
         bias = dataclasses.replace(bias, background=background)
-        bias_lists[f"NFaiRR background {background_run.name}"] = background.lists
-    needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values()] for docs in lists.values() for doc in docs}
-    all_needed = needed | {doc for lists in bias_lists.values() for docs in lists.values() for doc in docs}
-    run_docs = set().union(*(map(itemgetter(0), hits) for run in run_list for hits in run.ranking.values()))
-    missing = store.ensure(corpus_obj, all_needed | run_docs, progress=progress)
-    if missing & all_needed:
-        _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
-    if missing:
-        _below_depth_missing(missing, run_list, corpus, strict)
-    model = GenderednessModel(store, emb, direction)
-    queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
-    counter = BiasCounter(bias, store, all_needed)
+    judged_unstored = {doc for docs in perfect.lists.values() for doc in docs if doc not in store}
+    background_unstored = set() if background_run is None else {doc for docs in bias.background.lists.values() for doc in docs
+                                                                  if doc not in store}
     grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
 
-    def bias_of(lists: Mapping[str, list[str]], ranked_grades=None):
-        return counter.measure(list(perfect.depth), lists, ranked_grades, n_bootstrap, seed)
+    def start_perfect_bias() -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], Future]:
+        """The perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of
+        the GIL) started on a thread beside the rest of the audit; a document's counts are the same in any counter."""
+        rows = {qid: store.doc_rows(docs) for qid, docs in perfect.lists.items()}
+        background = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
+        return rows, background, _beside(_perfect_bias, bias, store, rows, background, list(perfect.depth), grades, n_bootstrap, seed)
 
-    def gsr_of(name: str, lists: Mapping[str, list[str]], weights_of):
+    # a complete store holding the perfect run's documents changes no more: its bias measures can start now
+    early = start_perfect_bias() if store.complete and not judged_unstored and not background_unstored else None
+    # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
+    listed = StoreRows(run_list, store)
+    missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored, progress=progress)
+    if listed.unstored:
+        listed.update()
+    if missing:
+        system_lists = {run.name: {qid: run.doc_ids(qid, k) for qid, k in perfect.depth.items() if qid in run.ranking} for run in run_list}
+        bias_lists = {run.name: {qid: run.doc_ids(qid, bias.depth) for qid in perfect.depth if qid in run.ranking} for run in run_list}
+        if bias.background is not None:
+            bias_lists["NFaiRR background"] = bias.background.lists
+        all_needed = {doc for lists in [perfect.lists, random_lists, *system_lists.values(), *bias_lists.values()]
+                      for docs in lists.values() for doc in docs}
+        if missing & all_needed:
+            _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
+        _below_depth_missing(missing, run_list, corpus, strict)
+    perfect_rows, background_rows, perfect_bias = early or start_perfect_bias()
+    random_rows = {qid: store.doc_rows(docs) for qid, docs in random_lists.items()}
+    system_rows = {run.name: listed.lists(run, perfect.depth) for run in run_list}
+    bias_rows = {run.name: listed.lists(run, dict.fromkeys(perfect.depth, bias.depth)) for run in run_list}
+    needed = _distinct_rows([perfect_rows, random_rows, *system_rows.values()])
+    model = GenderednessModel(store, emb, direction)
+    queries = query_genderedness(model, {qid: topic_map[qid].text(query_field) for qid in qids}, query_field)
+    counter = BiasCounter(bias, store, _distinct_rows([random_rows, *system_rows.values(), *bias_rows.values(), background_rows]))
+
+    def bias_of(lists: Mapping[str, np.ndarray]):
+        return counter.measure(list(perfect.depth), lists, None, n_bootstrap, seed)
+
+    def gsr_of(name: str, lists: Mapping[str, np.ndarray], weights_of):
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
-
-    perfect_gsr = gsr_of(PERFECT, perfect.lists, lambda qid, n: perfect.weights[qid])
-    if perfect_gsr.n_queries == 0:
-        reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
-        raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
-                                           "with relevant documents and a query term in the embedding vocabulary")
 
     def evaluation(run: Run):
         return evaluate(run, qrel_map, measures, qids, complete=complete, relevance_level=relevance_level)
 
-    perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
-    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None,
-                                    evaluation(Run.from_lists(PERFECT, perfect.lists)), bias=bias_of(perfect.lists, grades))}
-    entries = [(run.name, "system", system_lists[run.name], run, run.path, bias_lists[run.name]) for run in run_list]
+    entries = [(run.name, "system", system_rows[run.name], run, run.path, bias_rows[run.name]) for run in run_list]
     if random_lists:
-        entries.insert(0, (RANDOM, "random", random_lists, Run.from_lists(RANDOM, random_lists), None, random_lists))
+        entries.insert(0, (RANDOM, "random", random_rows, Run.from_lists(RANDOM, random_lists), None, random_rows))
     from tqdm.auto import tqdm
 
+    perfect_gsr = gsr_of(PERFECT, perfect_rows, lambda qid, n: perfect.weights[qid])
+    if perfect_gsr.n_queries == 0:
+        reasons = "; ".join(f"{n} {reason}" for reason, n in perfect_gsr.excluded.items())
+        raise IrfairInputError(None, None, f"no usable query among the {len(qids)} topics ({reasons}): GSR needs queries "
+                                           "with relevant documents and a query term in the embedding vocabulary")
+    perfect_evaluation = evaluation(Run.from_lists(PERFECT, perfect.lists))
+    audited = {}
     for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run", disable=not progress or len(entries) < 2):
         result = gsr_of(name, lists, lambda qid, n: rank_weights(n))
-        systems[name] = SystemAudit(
+        audited[name] = SystemAudit(
             name=name, kind=kind, gsr=result, relative_gsr=relative_gsr_pct(result.slope, perfect_gsr), vs_perfect=None,
             evaluation=evaluation(run), source=relative_path(source), bias=bias_of(ranked),
         )
+    perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
+    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None, perfect_evaluation,
+                                    bias=perfect_bias.result()), **audited}
     found = conclude(systems, qids, labels, tuple(bias.columns), inference)
 
     ties = [tie_report(run, perfect.depth) for run in run_list]
@@ -210,7 +234,7 @@ def audit(
         "documents_in_corpus": corpus_size,
         "documents_measured": len(needed),
         "run_documents_not_in_corpus": len(missing),
-        "documents_without_measurable_term": int(np.sum(model.measurable_counts(sorted(needed)) == 0)) if needed else 0,
+        "documents_without_measurable_term": int(np.sum(model.measurable_counts(needed) == 0)) if len(needed) else 0,
     }
     inputs = {
         "runs": [run_fingerprint(run) for run in run_list],
@@ -227,6 +251,33 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def _beside(function, *args) -> Future:
+    """``function(*args)`` started now on a thread of its own (which ends with the call); its future."""
+    pool = ThreadPoolExecutor(1)
+    try:
+        return pool.submit(function, *args)
+    finally:
+        pool.shutdown(wait=False)
+
+
+def _open_store(corpus, cache) -> tuple[Corpus, TermStore]:
+    """The corpus and its term store as cached (nothing tokenised yet)."""
+    corpus_obj = open_corpus(corpus)
+    return corpus_obj, TermStore.for_corpus(corpus_obj, cache)
+
+
+def _perfect_bias(bias, store: TermStore, rows: Mapping[str, np.ndarray], background_rows: Mapping[str, np.ndarray],
+                  qids: list[str], grades, n_bootstrap: int, seed: int):
+    """The perfect run's bias measures, its documents of equal grade unordered (see :meth:`BiasCounter.measure`)."""
+    counter = BiasCounter(bias, store, _distinct_rows([rows, background_rows]))
+    return counter.measure(qids, rows, grades, n_bootstrap, seed)
+
+
+def _distinct_rows(lists: Sequence[Mapping[str, np.ndarray]]) -> np.ndarray:
+    """The distinct store rows of every list of ``lists`` (each ``{key: rows}``), ascending."""
+    return np.unique(np.concatenate([np.zeros(0, dtype=np.int64), *(rows for group in lists for rows in group.values())]))
 
 
 def judged_share(run: Run, qrels) -> float:

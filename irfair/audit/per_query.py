@@ -73,8 +73,9 @@ def query_genderedness(model: GenderednessModel, queries: Mapping[str, str], fie
 def per_query_table(model: GenderednessModel, queries: Mapping[str, QueryGenderedness], depth: Mapping[str, int],
                     lists: Mapping[str, Sequence[str]], weights_of: Callable[[str, int], np.ndarray]) -> pd.DataFrame:
     """One row per query with the columns of :data:`PER_QUERY_COLUMNS`. ``depth`` holds the queries with
-    relevant documents; ``weights_of(qid, n)`` gives the rank weights of a list of n documents."""
-    measured = [qid for qid, query in queries.items() if not query.reason and qid in depth and lists.get(qid)]
+    relevant documents; ``lists[qid]``: the document ids, or their rows in the store (an array of int64), of a
+    query's list; ``weights_of(qid, n)`` gives the rank weights of a list of n documents."""
+    measured = [qid for qid, query in queries.items() if not query.reason and qid in depth and len(lists.get(qid, ()))]
     document_genderedness = dict(zip(measured, model.lists_document_genderedness(
         [lists[qid] for qid in measured], [queries[qid].tokens for qid in measured])))
     records = []
@@ -86,7 +87,7 @@ def per_query_table(model: GenderednessModel, queries: Mapping[str, QueryGendere
             pass
         elif qid not in depth:
             record["reason"] = REASON_NO_RELEVANT
-        elif not lists.get(qid):
+        elif not len(lists.get(qid, ())):
             record["reason"] = REASON_NOT_IN_RUN
         else:
             docs = lists[qid]

@@ -3,8 +3,13 @@
 (:func:`shared_y_range`), so that their slopes can be compared by eye."""
 from __future__ import annotations
 
+import functools
 import io
 import math
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -86,9 +91,10 @@ def scatter_figure(result: AuditResult, system: str, y_range: tuple[float, float
 _UNDATED = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}
 
 
-def save_figure(fig, path: str | Path) -> None:
-    """Save a laid-out figure; the format follows the suffix (png, pdf, svg)."""
-    kind = Path(path).suffix.lstrip(".") or "png"
+def save_figure(fig, path, kind: str | None = None) -> None:
+    """Save a laid-out figure to a path or a binary file; the format is ``kind``, else the path's suffix (png, pdf,
+    svg)."""
+    kind = kind or Path(path).suffix.lstrip(".") or "png"
     fig.savefig(path, format=kind, dpi=120, metadata=_UNDATED.get(kind))
 
 
@@ -116,3 +122,54 @@ def figure_svg(fig, close: bool = True) -> str:
 def scatter_svg(result: AuditResult, system: str, y_range: tuple[float, float] | None = None) -> str:
     """One system's scatter plot as inline SVG."""
     return figure_svg(scatter_figure(result, system, y_range))
+
+
+# systems from which worker processes draw the plots: a worker takes a quarter of a second to start (matplotlib is
+# imported in it), about as long as two or three plots take to draw here
+WORKERS_FROM = 8
+# what a worker process draws from: the audit and the y range, set once per worker (inherited, not pickled)
+_drawing: tuple[AuditResult, tuple[float, float] | None] | None = None
+
+
+def _set_drawing(result: AuditResult, y_range: tuple[float, float] | None) -> None:
+    global _drawing
+    _drawing = (result, y_range)
+
+
+def _drawn_in_worker(system: str, png: bool) -> tuple[bytes | None, str]:
+    return _drawn(*_drawing, system, png)
+
+
+def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str, png: bool) -> tuple[bytes | None, str]:
+    """``(PNG bytes or None, inline SVG)`` of one system's scatter plot, laid out once for both."""
+    fig = scatter_figure(result, system, y_range)
+    image = None
+    if png:
+        buffer = io.BytesIO()
+        save_figure(fig, buffer, "png")
+        image = buffer.getvalue()
+    return image, figure_svg(fig)
+
+
+@contextmanager
+def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, png: bool = True,
+                     jobs: int | None = None) -> Iterator[dict[str, Callable[[], tuple[bytes | None, str]]]]:
+    """Every system's scatter plot, ``{system: get}`` where ``get()`` gives ``(PNG bytes or None, inline SVG)``.
+
+    With ``jobs`` > 1 (default :func:`irfair.executor.default_jobs`) and at least :data:`WORKERS_FROM` systems, the
+    plots are drawn by that many worker processes forked from this one, from the first call on, while this process
+    writes the other outputs (matplotlib holds the GIL, so threads would not help); the figures are the same as drawn
+    here, by the same code from the same state. Otherwise, or where processes cannot be forked, each is drawn here
+    when asked for."""
+    from ..executor import default_jobs
+
+    systems = list(result.systems)
+    jobs = min(default_jobs() if jobs is None else jobs, len(systems))
+    if jobs < 2 or len(systems) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        yield {name: functools.cache(functools.partial(_drawn, result, y_range, name, png)) for name in systems}
+        return
+    pyplot()  # imported once here rather than in every worker
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_set_drawing,
+                             initargs=(result, y_range)) as pool:
+        futures = {name: pool.submit(_drawn_in_worker, name, png) for name in systems}
+        yield {name: future.result for name, future in futures.items()}

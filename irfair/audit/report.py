@@ -13,7 +13,7 @@ from ..atomic import safe_filename, write_outputs
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_tsv
 from .html import audit_page
-from .plots import scatter_plot, shared_y_range
+from .plots import scatter_drawings, shared_y_range
 from .result import AuditResult
 from .summary import footnotes, format_table
 from .verdict import comparison_table, fixed_width, format_verdict
@@ -67,12 +67,15 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
                                             encoding="utf-8"),
         "agreement.csv": lambda p: result.agreement().to_csv(p, index=False),
     }
-    svgs: dict[str, str] = {}  # each scatter plot is laid out once, for its PNG and for report.html
-    if plots:
-        y_range = shared_y_range(result)
-        for name in result.systems:
-            writers[f"scatter_{safe_filename(name)}.png"] = (
-                lambda p, name=name: svgs.__setitem__(name, scatter_plot(result, name, p, y_range)))
-    if html:
-        writers["report.html"] = lambda p: p.write_text(audit_page(result, svgs), encoding="utf-8")
-    return write_outputs(out_dir, writers)
+    if not plots and not html:
+        return write_outputs(out_dir, writers)
+    # each scatter plot is laid out once, for its PNG and for report.html, by worker processes while the files
+    # above are written
+    with scatter_drawings(result, shared_y_range(result), png=plots) as drawn:
+        if plots:
+            for name in result.systems:
+                writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: p.write_bytes(drawn[name]()[0])
+        if html:
+            writers["report.html"] = lambda p: p.write_text(audit_page(result, {name: get()[1] for name, get in drawn.items()}),
+                                                            encoding="utf-8")
+        return write_outputs(out_dir, writers)

@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from ..gender.direction import GenderDirection
@@ -235,13 +236,16 @@ class AuditResult:
         for audit in self.systems.values():
             frame = audit.gsr.per_query.copy()
             frame.insert(0, "system", audit.name)
+            qids = pd.Index(frame["qid"])
+            # each system's values looked up by qid, column by column as a map would, then joined in one step
+            added = {}
             for measure in self.measures:
                 values = audit.evaluation.per_query[measure] if audit.evaluation else pd.Series(dtype=float)
-                frame[measure] = frame["qid"].map(values)
-            bias = audit.bias.per_query.set_index("qid") if audit.bias else pd.DataFrame()
+                added[measure] = values.reindex(qids).to_numpy()
+            bias = audit.bias.per_query.set_index("qid").reindex(qids) if audit.bias else pd.DataFrame()
             for column in self.bias_columns:
-                frame[column] = frame["qid"].map(bias[column]) if column in bias else float("nan")
-            frames.append(frame)
+                added[column] = bias[column].to_numpy() if column in bias else np.full(len(frame), np.nan)
+            frames.append(pd.concat([frame, pd.DataFrame(added, index=frame.index)], axis=1))
         return pd.concat(frames, ignore_index=True)
 
     def to_dict(self) -> dict:

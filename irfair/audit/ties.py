@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import itemgetter
 
+import numpy as np
+
 from ..trec import Run
 
 
@@ -36,7 +38,8 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
     order of its lines; runs not read from a file have none and are reported without reordering).
     ``depth[qid]``: the audited depth of each query."""
     with_ties = tied = reordered = reordered_in_depth = 0
-    for qid, hits in run.ranking.items():
+    for qid in _queries_with_ties(run):
+        hits = run.ranking[qid]
         scores = list(map(itemgetter(1), hits))
         if len(set(scores)) == len(scores):
             continue
@@ -59,3 +62,16 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
             if file_order[:k] != ranked[:k]:
                 reordered_in_depth += 1
     return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth)
+
+
+def _queries_with_ties(run: Run) -> list[str]:
+    """The queries of ``run`` that may hold tied scores: every query, or for a run read into arrays those with two
+    equal scores in a row (its lists are sorted by score, so equal scores are neighbours)."""
+    columns = run.columns
+    if columns is None:
+        return list(run.ranking)
+    bounds = np.array(list(columns.bounds.values()), dtype=np.int64).reshape(-1, 2)
+    tied_rows = np.flatnonzero(columns.scores[1:] == columns.scores[:-1])  # row i ties row i + 1
+    # a query's pairs are its rows start .. end - 2 (a pair across two queries is no tie)
+    has_ties = np.searchsorted(tied_rows, bounds[:, 0]) < np.searchsorted(tied_rows, bounds[:, 1] - 1)
+    return [qid for qid, tied in zip(columns.bounds, has_ties.tolist()) if tied]

@@ -35,6 +35,7 @@ from .termstore_disk import Block, Contents, link_shard, read_contents, write_sh
 
 DEFAULT_SHARD_SIZE = 50_000
 BATCH_DOCUMENTS = 2_000  # documents counted per task
+WHOLE_SHARD_SHARE = 4  # term_sums multiplies a whole shard when at least a quarter of its documents are asked for
 
 
 class TermStore:
@@ -131,9 +132,8 @@ class TermStore:
             self._set(Contents([], [], set(), False), None)
 
     def _append_block(self, ids: list[str], block: Block) -> None:
-        for doc_id in ids:
-            self.doc_row[doc_id] = len(self.doc_ids)
-            self.doc_ids.append(doc_id)
+        self.doc_row.update(zip(ids, range(len(self.doc_ids), len(self.doc_ids) + len(ids))))
+        self.doc_ids.extend(ids)
         self._shards.append((ids, block))
         self._matrix = None
 
@@ -303,7 +303,7 @@ class TermStore:
         def unknown() -> set[str]:
             return {doc_id for doc_id in wanted if doc_id not in self.doc_row and doc_id not in self.absent}
 
-        if unknown() and not self.complete:
+        if not self.complete and unknown():
             def read_missing() -> None:
                 missing = unknown()
                 if missing and not self._complete:
@@ -360,6 +360,30 @@ class TermStore:
             inverse[order] = np.arange(len(order))
             stacked = stacked[inverse]
         return sp.csr_matrix(stacked, dtype=np.float64)
+
+    def term_sums(self, weights: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Σ_t count(t, d) · weights[t, j] for each document d of ``rows`` (array of int64, ascending) and column j
+        of ``weights`` (shape (n_terms, n_columns)): array of shape (len(rows), n_columns), float64. Each sum runs
+        over the document's terms in term-id order, as a product of :meth:`row_counts` with ``weights`` sums.
+        A shard of which at least a quarter of the documents are asked for is multiplied whole, without copying
+        its rows out (an audit asks for most of a store whose runs draw from all of it)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        weights = np.asarray(weights, dtype=np.float64)
+        if len(rows) and np.any(rows[1:] < rows[:-1]):
+            raise ValueError("rows must be ascending")
+        if self._matrix is not None or not self._shards:
+            return np.asarray(self.matrix()[rows] @ weights).reshape(len(rows), weights.shape[1])
+        parts = [np.zeros((0, weights.shape[1]))]
+        for first, part in self._shard_parts():
+            low, high = np.searchsorted(rows, [first, first + part.shape[0]])
+            if high == low:
+                continue
+            local = rows[low:high] - first
+            if (high - low) * WHOLE_SHARD_SHARE >= part.shape[0]:
+                parts.append((part @ weights)[local])
+            else:
+                parts.append(part[local] @ weights)
+        return np.concatenate(parts)
 
     def column_counts(self, term_ids: np.ndarray) -> sp.csr_matrix:
         """Counts of the terms ``term_ids`` (array of int64) in every document, shape (n_docs, len(term_ids)), float64

@@ -14,6 +14,7 @@ document is re-tokenised per query.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -74,11 +75,24 @@ def queries_by_genderedness(embeddings: Embeddings, direction: GenderDirection, 
     return scored, len(queries) - len(scored)
 
 
+def term_columns(term_counts: sp.csr_matrix, term_ids: np.ndarray) -> sp.csr_matrix:
+    """The columns ``term_ids`` (ascending array of int64) of a CSR matrix with sorted indices, in that order:
+    ``term_counts[:, term_ids]`` without scipy's general column indexing (one look-up per stored entry)."""
+    wanted = np.zeros(term_counts.shape[1], dtype=bool)  # a byte a term: stays in the CPU's cache while looked up
+    wanted[term_ids] = True
+    column = np.zeros(term_counts.shape[1], dtype=np.int32)
+    column[term_ids] = np.arange(len(term_ids), dtype=np.int32)
+    kept = np.flatnonzero(wanted[term_counts.indices])
+    rows = np.searchsorted(term_counts.indptr, kept, side="right") - 1
+    indptr = np.r_[0, np.cumsum(np.bincount(rows, minlength=term_counts.shape[0]))]
+    return sp.csr_matrix((term_counts.data[kept], column[term_counts.indices[kept]], indptr), shape=(term_counts.shape[0], len(term_ids)))
+
+
 class GenderednessModel:
     """Word, query, document and list genderedness for one term store, embedding and gender direction.
 
     Document sums S(d) and counts C(d) are computed for the documents asked about, once each (an audit reads
-    a part of a large store); the counts of query-matching terms come from one pass over the store's term ids."""
+    a part of a large store); the counts of query-matching terms come from the same documents' rows."""
 
     def __init__(self, store: TermStore, embeddings: Embeddings, direction: GenderDirection) -> None:
         self.store = store
@@ -100,8 +114,6 @@ class GenderednessModel:
         n_docs = len(self.store.doc_ids)
         self._doc_sums, self._doc_counts = np.zeros(n_docs), np.zeros(n_docs)
         self._measured = np.zeros(n_docs, dtype=bool)
-        self._matched_terms = np.zeros(0, dtype=np.int64)
-        self._matched_counts = sp.csr_matrix((n_docs, 0))
         self._keys: dict[str, list[int]] = {}
         for term_id, term in enumerate(vocab):
             self._keys.setdefault(inflection_key(term), []).append(term_id)
@@ -118,19 +130,12 @@ class GenderednessModel:
             self._measured[todo] = True
         return self._doc_sums[rows], self._doc_counts[rows]
 
-    def measurable_counts(self, doc_ids: Sequence[str]) -> np.ndarray:
-        """C(d): the tokens of each document with an embedding, shape (len(doc_ids),) (stopwords excluded)."""
+    def measurable_counts(self, doc_ids: Sequence[str] | np.ndarray) -> np.ndarray:
+        """C(d): the tokens of each document with an embedding, shape (len(doc_ids),) (stopwords excluded); the
+        documents named by their ids or by their rows in the store (an array of int64)."""
         self._refresh()
-        return self._document_values(self.store.doc_rows(doc_ids))[1]
-
-    def _matching_columns(self, term_ids: np.ndarray) -> np.ndarray:
-        """Columns of :attr:`_matched_counts` holding ``term_ids``; the columns are extended by one pass over the
-        store when a term is new (an audit's queries are the same for every run, so this happens once)."""
-        new = np.setdiff1d(term_ids, self._matched_terms)
-        if len(new):
-            self._matched_terms = np.union1d(self._matched_terms, new)
-            self._matched_counts = self.store.column_counts(self._matched_terms)
-        return np.searchsorted(self._matched_terms, term_ids)
+        rows = doc_ids if isinstance(doc_ids, np.ndarray) else self.store.doc_rows(doc_ids)
+        return self._document_values(np.asarray(rows, dtype=np.int64))[1]
 
     def word_genderedness(self, word: str) -> float:
         """g(w) for one token (NaN when out of vocabulary)."""
@@ -155,26 +160,39 @@ class GenderednessModel:
         """g_q(d) for each document, shape (len(doc_ids),); NaN where no term is left to measure."""
         return self.lists_document_genderedness([doc_ids], [query_tokens])[0]
 
-    def lists_document_genderedness(self, lists: Sequence[Sequence[str]],
+    def lists_document_genderedness(self, lists: Sequence[Sequence[str] | np.ndarray],
                                     query_tokens: Sequence[Sequence[str]]) -> list[np.ndarray]:
         """g_q(d) of every document of every list (list i measured for the query of ``query_tokens[i]``), one
         array per list; a few sparse products for all lists at once: S(d) and C(d) minus, for each (query,
-        document) pair, the counts of the document's terms that match the query's (``excluded``)."""
+        document) pair, the counts of the document's terms that match the query's (``excluded``). A list holds
+        document ids, or (all lists alike) the documents' rows in the store (arrays of int64)."""
         self._refresh()
         lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
-        rows = self.store.doc_rows(doc for docs in lists for doc in docs)
-        sums, counts = (values.copy() for values in self._document_values(rows))
+        if any(len(docs) and not isinstance(docs, np.ndarray) for docs in lists):
+            rows = self.store.doc_rows(itertools.chain.from_iterable(lists))
+        else:
+            rows = np.concatenate([np.zeros(0, dtype=np.int64), *(np.asarray(docs, dtype=np.int64) for docs in lists)])
+        listed, inverse = np.unique(rows, return_inverse=True)
+        term_counts = self.store.row_counts(listed)  # the listed documents' rows, read once for both uses below
+        todo = ~self._measured[listed]
+        if todo.any():
+            self._doc_sums[listed[todo]] = term_counts[todo] @ self._term_g0
+            self._doc_counts[listed[todo]] = term_counts[todo] @ self._term_known
+            self._measured[listed[todo]] = True
+        sums, counts = self._doc_sums[rows], self._doc_counts[rows]
         excluded = [self.excluded_terms(tokens) for tokens in query_tokens]
         n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
         if len(rows) and n_excluded.any():
             terms = np.unique(np.concatenate(excluded))
-            columns = self._matching_columns(terms)
-            local = [np.searchsorted(terms, ids) for ids in excluded]
-            indicator = sp.csr_matrix((np.ones(int(n_excluded.sum())), np.concatenate(local), np.r_[0, np.cumsum(n_excluded)]),
-                                      shape=(len(lists), len(terms)))
-            matched = self._matched_counts[rows][:, columns].multiply(indicator[np.repeat(np.arange(len(lists)), lengths)]).tocsr()
-            sums -= matched @ self._term_g0[terms]
-            counts -= matched @ self._term_known[terms]
+            query_terms = np.zeros((len(lists), len(terms)), dtype=bool)  # [list, term]: the term matches its query's
+            query_terms[np.repeat(np.arange(len(lists)), n_excluded), np.searchsorted(terms, np.concatenate(excluded))] = True
+            pair_counts = term_columns(term_counts, terms)[inverse]  # each listed (query, document) pair's counts of those terms
+            pair = np.repeat(np.arange(len(rows)), np.diff(pair_counts.indptr))
+            kept = query_terms[np.repeat(np.arange(len(lists)), lengths)[pair], pair_counts.indices]
+            pair, count, term = pair[kept], pair_counts.data[kept], pair_counts.indices[kept]
+            # np.bincount adds in input order (each pair's terms in term order, from 0), as a sparse product does
+            sums -= np.bincount(pair, weights=count * self._term_g0[terms][term], minlength=len(rows))
+            counts -= np.bincount(pair, weights=count * self._term_known[terms][term], minlength=len(rows))
         out = np.full(len(rows), np.nan)
         measurable = counts > 0.5
         out[measurable] = sums[measurable] / counts[measurable]

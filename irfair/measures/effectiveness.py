@@ -34,11 +34,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
@@ -46,11 +45,15 @@ from . import trec_eval_measures as te
 from .trec_judged import Judged
 from .trec_kernels import KERNELS, geometric_mean, relstring
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 DEFAULT_MEASURES = ("MAP", "nDCG@100", "P@10")
 MEASURE_HELP = ("a trec_eval name (map, P.5,10, ndcg_cut.10, all_trec, official) or an ir_measures name (AP, nDCG@10, "
                 "P@10, RR@10, R@1000, P(rel=2)@10, Judged@10, NumRet, ...)")
 # trec_eval's ranking for a query of the qrels that a run lacks, under -c (trec_eval.c)
 MISSING_QUERY_RANKING = (("ceci_nest_pas_un_docno", 1.0),)
+_MISSING_QUERY_DOCS = [doc for doc, _ in MISSING_QUERY_RANKING]
 _RESET_WHEN_MISSING = ("num_ret", "utility", "unj", "rbp_resid")
 
 
@@ -147,30 +150,42 @@ def as_trec_eval(measure) -> te.TrecEvalMeasure | None:
     return te.TrecEvalMeasure(family, cutoff=cutoff, rel=rel)
 
 
-@dataclass(frozen=True)
 class EvaluationResult:
     """Per-query values (DataFrame indexed by qid, one column per numeric measure label, one row per evaluated
     query), their aggregate over those queries (``means``; the column means when not given) and the counts
     behind them. ``strings``: per-query text measures (``relstring``), ``{label: {qid: text}}``; ``run_id``:
-    the run's tag (trec_eval's ``runid``)."""
+    the run's tag (trec_eval's ``runid``).
 
-    system: str
-    per_query: pd.DataFrame
-    n_missing: int
-    means: dict[str, float] = field(default_factory=dict)
-    complete: bool = False
-    measures: dict[str, object] = field(default_factory=dict, repr=False)
-    strings: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
-    run_id: str | None = None
+    Made from a DataFrame ``per_query``, or from ``queries`` and ``columns`` (``{label: float64 array}``, one value
+    per query): then the DataFrame is made when first read, so that an evaluation that reads its means only does
+    not load pandas (a tenth of a second to import and as much to unload at exit)."""
 
-    def __post_init__(self) -> None:
-        if not self.means:
-            object.__setattr__(self, "means", {c: float(self.per_query[c].mean()) for c in self.per_query.columns})
+    def __init__(self, system: str, per_query: pd.DataFrame | None = None, n_missing: int = 0, means: dict[str, float] | None = None,
+                 complete: bool = False, measures: dict[str, object] | None = None, strings: dict[str, dict[str, str]] | None = None,
+                 run_id: str | None = None, *, queries: Sequence[str] = (), columns: dict[str, np.ndarray] | None = None) -> None:
+        self.system, self.n_missing, self.complete, self.run_id = system, n_missing, complete, run_id
+        self.measures = measures or {}
+        self.strings = strings or {}
+        self._frame = per_query
+        self._queries, self._columns = list(queries), columns or {}
+        self.means = means or {c: float(self.per_query[c].mean()) for c in self.per_query.columns}
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """One row per evaluated query (index ``qid``), one column per numeric measure label."""
+        if self._frame is None:
+            import pandas as pd
+
+            self._frame = pd.DataFrame(self._columns, index=pd.Index(self._queries, name="qid"), dtype=float)
+        return self._frame
 
     @property
     def n_queries(self) -> int:
         """Number of queries evaluated (trec_eval's ``num_q``)."""
-        return len(self.per_query)
+        return len(self._queries) if self._frame is None else len(self._frame)
+
+    def __repr__(self) -> str:
+        return f"EvaluationResult(system={self.system!r}, n_queries={self.n_queries}, n_missing={self.n_missing}, means={self.means!r})"
 
 
 def check_options(relevance_level, max_depth) -> None:
@@ -193,26 +208,27 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     parsed = parse_measures(measures)
     allowed = None if qids is None else {str(q) for q in qids}
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
-    retrieved = {qid for qid, hits in run.ranking.items() if hits and qid in judged}
+    retrieved = {qid for qid in run.ranking if qid in judged and run.doc_ids(qid, 1)}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
-    ranking = {qid: (MISSING_QUERY_RANKING if qid not in retrieved else run.ranking[qid] if max_depth is None
-                     else run.ranking[qid][:max_depth]) for qid in queries}
+    # the kernels read document ids only (a run read from a file gives them without its (doc, score) pairs)
+    docs = {qid: _MISSING_QUERY_DOCS if qid not in retrieved else run.doc_ids(qid, max_depth) for qid in queries}
     missing = np.array([qid not in retrieved for qid in queries], dtype=bool)
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
-    values, strings = _own_values(own, ranking, judged, queries, relevance_level, missing) if queries else ({}, {})
+    values, strings = _own_values(own, docs, judged, queries, relevance_level, missing) if queries else ({}, {})
     others = [label for label in numeric if label not in own]
     if queries and others:
+        ranking = {qid: run.ranking[qid][:max_depth] for qid in queries if qid in retrieved}
         values |= _ir_measures_values({label: parsed[label] for label in others}, ranking, judged, queries, retrieved)
-    table = pd.DataFrame({label: values.get(label, np.zeros(0)) for label in numeric}, index=pd.Index(queries, name="qid"), dtype=float)
+    columns = {label: np.asarray(values.get(label, np.zeros(0)), dtype=np.float64) for label in numeric}
     order = sorted(range(len(queries)), key=lambda i: queries[i])  # trec_eval adds in its query order
     counted = _judged_positive(judged, queries) if complete else None
-    means = {label: _aggregate(parsed[label], own.get(label), table[label].to_numpy()[order], counted) for label in numeric}
-    return EvaluationResult(run.name, table, n_missing=sum(qid not in retrieved for qid in judged), means=means,
-                            complete=complete, measures=parsed, strings=strings, run_id=run.tag or run.name)
+    means = {label: _aggregate(parsed[label], own.get(label), columns[label][order], counted) for label in numeric}
+    return EvaluationResult(run.name, n_missing=sum(qid not in retrieved for qid in judged), means=means, complete=complete,
+                            measures=parsed, strings=strings, run_id=run.tag or run.name, queries=queries, columns=columns)
 
 
-def _own_values(own: Mapping[str, te.TrecEvalMeasure], ranking, judged: Qrels, queries: list[str], level: int,
+def _own_values(own: Mapping[str, te.TrecEvalMeasure], docs, judged: Qrels, queries: list[str], level: int,
                 missing: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, dict[str, str]]]:
     """Values of irfair's trec_eval kernels, family by family (cut-offs of a family at once), then trec_eval's
     reset of a query the run lacks."""
@@ -221,7 +237,7 @@ def _own_values(own: Mapping[str, te.TrecEvalMeasure], ranking, judged: Qrels, q
     def batch(rel: int | None) -> Judged:
         key = level if rel is None else int(rel)
         if key not in batches:
-            batches[key] = Judged(ranking, judged, queries, key)
+            batches[key] = Judged(docs, judged, queries, key)
         return batches[key]
 
     groups: dict[tuple, list[str]] = {}

@@ -29,6 +29,13 @@ class GenderedCounts:
     length: np.ndarray
 
 
+def word_indicators(vocabulary: Sequence[str], gender_words: GenderWords) -> np.ndarray:
+    """Shape (n_terms, 2), float64: 1 where a vocabulary term is a female word (column 0) or a male word (column 1)."""
+    female = np.fromiter((term in gender_words.female for term in vocabulary), dtype=np.float64, count=len(vocabulary))
+    male = np.fromiter((term in gender_words.male for term in vocabulary), dtype=np.float64, count=len(vocabulary))
+    return np.stack([female, male], axis=1)
+
+
 def gendered_word_counts(term_counts: sp.csr_matrix, vocabulary: Sequence[str], gender_words: GenderWords) -> GenderedCounts:
     """Female, male and total token counts per document.
 
@@ -41,9 +48,7 @@ def gendered_word_counts(term_counts: sp.csr_matrix, vocabulary: Sequence[str], 
     n_terms = term_counts.shape[1]
     if len(vocabulary) != n_terms:
         raise IrfairInputError(None, None, f"expected {n_terms} vocabulary terms (one per column), got {len(vocabulary)}")
-    terms = np.asarray(vocabulary, dtype=object)
-    female = np.fromiter((term in gender_words.female for term in terms), dtype=np.float64, count=n_terms)
-    male = np.fromiter((term in gender_words.male for term in terms), dtype=np.float64, count=n_terms)
+    female, male = word_indicators(vocabulary, gender_words).T
     matrix = sp.csr_matrix(term_counts, dtype=np.float64)
     return GenderedCounts(
         female=np.asarray(matrix @ female, dtype=np.float64),

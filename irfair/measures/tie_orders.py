@@ -42,9 +42,12 @@ class TieExpectation:
 def distinct_sequences(counts: list[int], length: int) -> int:
     """Number of distinct sequences of ``length`` items drawn without replacement from a multiset with
     ``counts`` items of each kind (exact integer)."""
-    ways = [1] + [0] * length
+    # kinds of one item first, all at once: n of them in a row are an ordered choice, singles!/(singles - n)!
+    singles = sum(1 for count in counts if count == 1)
+    ways = [math.perm(singles, n) for n in range(length + 1)]
     for count in counts:
-        ways = [sum(ways[n - j] * math.comb(n, j) for j in range(min(count, n) + 1)) for n in range(length + 1)]
+        if count != 1:
+            ways = [sum(ways[n - j] * math.comb(n, j) for j in range(min(count, n) + 1)) for n in range(length + 1)]
     return ways[length]
 
 
@@ -62,6 +65,25 @@ def _sequences(counts: np.ndarray, length: int) -> tuple[np.ndarray, np.ndarray]
         remaining = remaining[rows]
         remaining[np.arange(len(rows)), kinds] -= 1
     return sequences, probability
+
+
+def _first_in_order(rng: np.random.Generator, n_rows: int, n: int, k: int) -> np.ndarray:
+    """``np.argsort(rng.random((n_rows, n)), axis=1)[:, :k]``, about 3 times faster: each key's bits as an integer
+    (ordered as the float, the keys being in [0, 1)) with its column in the lowest bits, sorted as integers. Keys
+    equal but for those bits (or equal) among a row's first k + 1 would be ordered by column, not as argsort
+    orders them: then the same keys are drawn again and argsort itself is used."""
+    state = rng.bit_generator.state
+    packed = rng.random((n_rows, n)).view(np.int64)
+    bits = max(1, (n - 1).bit_length())
+    packed &= np.int64(-(1 << bits))
+    packed |= np.arange(n, dtype=np.int64)
+    packed.sort(axis=1)
+    first = packed[:, :k + 1]
+    high = first >> bits
+    if np.any(high[:, 1:] == high[:, :-1]):
+        rng.bit_generator.state = state
+        return np.argsort(rng.random((n_rows, n)), axis=1)[:, :k]
+    return first[:, :k] & np.int64((1 << bits) - 1)
 
 
 def expected_over_tie_orders(features: np.ndarray, ties: np.ndarray, weights: np.ndarray, measure: Callable[[np.ndarray], np.ndarray],
@@ -101,7 +123,7 @@ def expected_over_tie_orders(features: np.ndarray, ties: np.ndarray, weights: np
     rng = np.random.default_rng(seed)
     sums = np.broadcast_to(fixed, (samples, features.shape[1])).copy()
     for slot_weights, kinds, kind_of, _ in shuffled:
-        order = np.argsort(rng.random((samples, len(kind_of))), axis=1)[:, :len(slot_weights)]
-        sums += np.einsum("j,sjf->sf", slot_weights, kinds[kind_of[order]])
+        order = _first_in_order(rng, samples, len(kind_of), len(slot_weights))
+        sums += np.einsum("j,sjf->sf", slot_weights, np.take(kinds[kind_of], order, axis=0))
     values = measure(sums)
     return TieExpectation(float(values.mean()), float(values.std(ddof=1) / math.sqrt(samples)), False, n_orders)

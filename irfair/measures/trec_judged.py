@@ -17,7 +17,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from operator import itemgetter
 
 import numpy as np
 
@@ -27,18 +26,18 @@ _ABSENT = np.iinfo(np.int64).min
 
 
 class Judged:
-    """The rankings of ``queries`` (``ranking[qid]``: ``(doc_id, score)`` in trec_eval's order; every query must
-    have one) with the qrels' values at relevance ``level`` (an integer >= 0)."""
+    """The rankings of ``queries`` (``docs[qid]``: document ids in trec_eval's order; every query must have one)
+    with the qrels' values at relevance ``level`` (an integer >= 0)."""
 
-    def __init__(self, ranking: Mapping[str, Sequence[tuple[str, float]]], qrels: Mapping[str, Mapping[str, int]],
+    def __init__(self, docs: Mapping[str, Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
                  queries: Sequence[str], level: int = 1) -> None:
         self.queries = list(queries)
         self.level = int(level)
         self._qrels = qrels
-        hits = [ranking[q] for q in self.queries]
-        self.lengths = np.fromiter(map(len, hits), dtype=np.int64, count=len(hits))
+        listed = [docs[q] for q in self.queries]
+        self.lengths = np.fromiter(map(len, listed), dtype=np.int64, count=len(listed))
         grades = np.fromiter(itertools.chain.from_iterable(
-            map(qrels[q].get, map(itemgetter(0), h), itertools.repeat(_ABSENT)) for q, h in zip(self.queries, hits)),
+            map(qrels[q].get, ids, itertools.repeat(_ABSENT)) for q, ids in zip(self.queries, listed)),
             dtype=np.int64, count=int(self.lengths.sum()))
         self.rel = np.where(grades == _ABSENT, NONPOOL, np.where(grades < 0, UNJUDGED, grades))
 

@@ -19,32 +19,40 @@ _BLANKS = re.compile(rb"[ \t\x1f]+")
 _LINE_EDGES = re.compile(rb"(?m)^ | $")
 # line breaks of str.splitlines() other than \n (and \r\n): the line-by-line reader would count lines differently
 _OTHER_BREAKS = (b"\r", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
-# blanks other than one space between two fields (most files have none, and are not rewritten)
-_IRREGULAR_BLANKS = (b"\t", b"\x1f", b"  ", b"\n ", b" \n")
+# blanks other than spaces (most files have none, and are not rewritten)
+_OTHER_BLANKS = (b"\t", b"\x1f")
 
 
-def _normalised(path: Path) -> bytes | None:
-    """The file's bytes (decompressed as its first bytes say) with every run of blanks made one space and no
-    blank at a line's ends; None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \\n and \\r\\n."""
+def _file_bytes(path: Path) -> bytes | None:
+    """The file's bytes (decompressed as its first bytes say), \r\n read as \n, runs of tabs and \x1f made one space;
+    None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \n and \r\n."""
     try:
         data = read_bytes(path)
     except IrfairInputError:
         return None  # the line reader names the problem
-    if not data.strip() or not data.isascii():
+    if not data or data.isspace() or not data.isascii():
         return None
-    data = data.replace(b"\r\n", b"\n")
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
     if any(mark in data for mark in _OTHER_BREAKS):
         return None
-    if any(mark in data for mark in _IRREGULAR_BLANKS) or data.startswith(b" ") or data.endswith(b" "):
-        data = _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
+    if any(mark in data for mark in _OTHER_BLANKS):
+        data = _normalised(data)
     return data
+
+
+def _normalised(data: bytes) -> bytes:
+    """``data`` with every run of blanks made one space and no blank at a line's ends."""
+    return _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
 
 
 def _line_numbers(data: bytes) -> np.ndarray:
     """1-based numbers of the non-empty lines of ``data`` (the rows Arrow reads), shape (n_rows,)."""
-    buffer = np.frombuffer(data + b"\n", dtype=np.uint8)
-    starts = np.r_[0, np.flatnonzero(buffer == 10) + 1][:-1]
-    return np.flatnonzero(buffer[starts] != 10) + 1
+    ends = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    if not data.endswith(b"\n"):
+        ends = np.r_[ends, len(data)]
+    starts = np.r_[0, ends[:-1] + 1]
+    return np.flatnonzero(ends > starts) + 1
 
 
 def read_columns(path: str | Path, names: tuple[str, ...], types: dict[str, str]):
@@ -52,28 +60,66 @@ def read_columns(path: str | Path, names: tuple[str, ...], types: dict[str, str]
     ``float64``; line numbers: array of int64, one per row), or None when the file is not certainly
     well-formed (see the module docstring)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
     import pyarrow.csv as csv
 
-    data = _normalised(Path(path))
+    data = _file_bytes(Path(path))
     if data is None:
         return None
     arrow_types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
-    try:
-        table = csv.read_csv(
-            io.BytesIO(data),
-            read_options=csv.ReadOptions(column_names=list(names), block_size=1 << 24),
-            parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
-                                           newlines_in_values=False, ignore_empty_lines=True),
-            convert_options=csv.ConvertOptions(column_types={n: arrow_types[types.get(n, "string")] for n in names},
-                                               strings_can_be_null=False, quoted_strings_can_be_null=False,
-                                               null_values=[], true_values=[], false_values=[]),
-        )
-    except (pa.ArrowInvalid, pa.ArrowTypeError):
+
+    def parsed(text: bytes):
+        try:
+            return csv.read_csv(
+                io.BytesIO(text),
+                read_options=csv.ReadOptions(column_names=list(names), block_size=1 << 24),
+                parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False,
+                                               newlines_in_values=False, ignore_empty_lines=True),
+                convert_options=csv.ConvertOptions(column_types={n: arrow_types[types.get(n, "string")] for n in names},
+                                                   strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                                   null_values=[], true_values=[], false_values=[]),
+            )
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            return None
+
+    # most files have one space between fields and none at a line's ends: read as they are. A stray space adds a
+    # field, so such a file fails (then it is read again with its blanks made regular), or, where a field is missing
+    # too, gives an empty field (then the regular text has too few fields: the line reader names the line)
+    table = parsed(data)
+    if table is None:
+        regular = _normalised(data)
+        if regular == data:
+            return None
+        data, table = regular, parsed(regular)
+        if table is None:
+            return None
+    elif any(pc.min(pc.binary_length(table.column(n))).as_py() == 0 for n in names if types.get(n, "string") == "string"):
         return None
     lines = _line_numbers(data)
     if table.num_rows == 0 or len(lines) != table.num_rows:
         return None
     return table, lines
+
+
+def numbers(values) -> np.ndarray:
+    """A pyarrow array (or chunked array) of numbers without nulls as a numpy array, read from its buffer: pyarrow's
+    own ``to_numpy`` imports pandas (0.2 s, and as long again to unload at exit), which reading a run does not need."""
+    import pyarrow as pa
+
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    if array.null_count or not pa.types.is_integer(array.type) and not pa.types.is_floating(array.type):
+        return array.to_numpy(zero_copy_only=False)
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:]
+
+
+def arrow_indices(indices: np.ndarray):
+    """Row numbers (a numpy array) as a pyarrow int64 array, wrapping its buffer (pyarrow converts a numpy array
+    through pandas)."""
+    import pyarrow as pa
+
+    indices = np.ascontiguousarray(indices, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(indices), [None, pa.py_buffer(indices)])
 
 
 def as_numpy(table, name: str) -> np.ndarray:

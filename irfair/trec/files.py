@@ -11,12 +11,16 @@ import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..atomic import write_text
 from ..compression import plain_name
 from ..errors import IrfairInputError
 from .lines import read_lines
 from .topics import Topic
+
+if TYPE_CHECKING:
+    import numpy as np
 
 Qrels = dict[str, dict[str, int]]
 
@@ -33,8 +37,15 @@ class Run:
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
+        if isinstance(self.ranking, RankedColumns):
+            return self.ranking.doc_ids(qid, depth)
         hits = self.ranking.get(qid, [])
         return [doc for doc, _ in (hits if depth is None else hits[:depth])]
+
+    @property
+    def columns(self) -> RankedColumns | None:
+        """The ranking as arrays when the run was read from a file (and its ranking not replaced since), else None."""
+        return self.ranking if isinstance(self.ranking, RankedColumns) else None
 
     def first_line(self, qid: str) -> int | None:
         """First line of ``qid`` in the run file (None for runs not read from a file)."""
@@ -54,6 +65,46 @@ class Run:
                 raise IrfairInputError(None, None, f"run {name!r}: query {qid} lists a document twice")
             ranking[str(qid)] = [(str(doc), float(len(docs) - i)) for i, doc in enumerate(docs)]
         return cls(name=name, ranking=ranking)
+
+
+class RankedColumns(Mapping):
+    """A run file's ranking as arrays, read as ``{qid: [(doc_id, score), ...]}``: every query's documents one query
+    after the other in rank order (``doc_array``: pyarrow strings; ``scores``: float64), ``bounds[qid]`` = ``(start,
+    end)`` of its rows; ``doc_list``: the same ids as Python strings, where already made. A query's list of pairs is
+    made when first read (most of an audit reads ids or arrays)."""
+
+    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]], doc_list: list[str] | None = None) -> None:
+        self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
+        self._hits: dict[str, list[tuple[str, float]]] = {}
+        self._docs = doc_list
+
+    @property
+    def doc_list(self) -> list[str]:
+        """Every row's document id, as :attr:`doc_array`."""
+        if self._docs is None:
+            self._docs = self.doc_array.to_pylist()
+        return self._docs
+
+    def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
+        """The document ids of ``qid`` in rank order, the first ``depth`` when given (empty for an unknown query)."""
+        start, end = self.bounds.get(qid, (0, 0))
+        return self.doc_list[start:end if depth is None else min(end, start + depth)]
+
+    def __getitem__(self, qid: str) -> list[tuple[str, float]]:
+        hits = self._hits.get(qid)
+        if hits is None:
+            start, end = self.bounds[qid]
+            hits = self._hits[qid] = list(zip(self.doc_list[start:end], self.scores[start:end].tolist()))
+        return hits
+
+    def __contains__(self, qid) -> bool:
+        return qid in self.bounds
+
+    def __iter__(self):
+        return iter(self.bounds)
+
+    def __len__(self) -> int:
+        return len(self.bounds)
 
 
 class LineIndex(Mapping):
@@ -122,7 +173,7 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
     import numpy as np
     import pyarrow.compute as pc
 
-    from .columns import read_columns
+    from .columns import numbers, read_columns
 
     read = read_columns(path, ("qid", "iter", "doc_id", "grade"), {"grade": "int64"})
     if read is None:
@@ -132,9 +183,9 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()
     order = pc.sort_indices(queries.indices)  # stable: file order within each query
-    codes = pc.take(queries.indices, order).to_numpy()
+    codes = numbers(pc.take(queries.indices, order))
     docs = pc.take(table.column("doc_id"), order).to_pylist()
-    grades = pc.take(table.column("grade"), order).to_numpy().tolist()
+    grades = pc.take(table.column("grade"), order).to_pylist()
     bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     qrels: Qrels = {}
@@ -183,7 +234,7 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from .columns import read_columns
+    from .columns import arrow_indices, numbers, read_columns
 
     read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"})
     if read is None:
@@ -194,27 +245,48 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
     work = pa.table({"q": queries.indices, "s": scores, "d": table.column("doc_id")})
-    order = pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]).to_numpy()
-    codes = queries.indices.to_numpy()[order]
+    order = _listed_order(numbers(queries.indices), numbers(work["s"]), work["d"])
+    if order is None:
+        order = numbers(pc.sort_indices(work, sort_keys=[("q", "ascending"), ("s", "descending"), ("d", "descending")]))
+    codes = numbers(queries.indices)[order]
     if max_depth is not None:
         firsts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         keep = np.arange(len(codes)) - np.repeat(firsts, np.diff(np.r_[firsts, len(codes)])) < max_depth
         order, codes = order[keep], codes[keep]
-    kept = work.take(order)
-    by_doc = kept.take(pc.sort_indices(kept, sort_keys=[("q", "ascending"), ("d", "ascending")]))
-    same_query = pc.equal(by_doc["q"][1:], by_doc["q"][:-1])
-    if kept.num_rows > 1 and pc.any(pc.and_(same_query, pc.equal(by_doc["d"][1:], by_doc["d"][:-1]))).as_py():
-        return None  # a document retrieved twice for a query: the line reader names both lines
-    doc_list = kept["d"].to_pylist()
-    score_list = kept["s"].to_numpy().tolist()
+    kept = work.take(arrow_indices(order))
     cuts = (np.flatnonzero(np.diff(codes)) + 1).tolist()
     query_ids = queries.dictionary.to_pylist()
     bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
-    ranking = {qid: list(zip(doc_list[start:end], score_list[start:end])) for qid, (start, end) in bounds.items()}
+    doc_array = kept["d"].combine_chunks()
+    doc_list = doc_array.to_pylist()
+    if any(len(set(doc_list[start:end])) < end - start for start, end in bounds.values()):
+        return None  # a document retrieved twice for a query: the line reader names both lines
+    ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds, doc_list)
     tag = table.column("tag")[-1].as_py()
     lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
+
+
+def _listed_order(codes: np.ndarray, scores: np.ndarray, docs) -> np.ndarray | None:
+    """The rows in trec_eval's order when the file lists its queries one after the other and each query's scores
+    from high to low (most runs): the listed order with each run of tied scores put in descending document id order;
+    None when the file is otherwise ordered (then it is sorted). ``codes``: query codes in order of first appearance;
+    ``docs``: pyarrow strings (ASCII, so that Python orders them as Arrow does)."""
+    import numpy as np
+
+    same_query = codes[1:] == codes[:-1]
+    if np.any(codes[1:] < codes[:-1]) or np.any(same_query & (scores[1:] > scores[:-1])):
+        return None
+    order = np.arange(len(codes))
+    tied = np.flatnonzero(same_query & (scores[1:] == scores[:-1]))  # row i ties row i + 1
+    if len(tied):
+        firsts = tied[np.r_[True, tied[1:] != tied[:-1] + 1]]
+        lasts = tied[np.r_[tied[1:] != tied[:-1] + 1, True]] + 1
+        for first, last in zip(firsts.tolist(), lasts.tolist()):
+            ids = docs[first:last + 1].to_pylist()
+            order[first:last + 1] = first + np.array(sorted(range(len(ids)), key=ids.__getitem__, reverse=True))
+    return order
 
 
 def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:

@@ -36,9 +36,12 @@ def as_runs(runs, reserved: Sequence[str] = (), max_depth: int | None = None) ->
     repeated name, or one in ``reserved``, gets ``-2``, ``-3``, ... The arguments are never changed.
     ``max_depth`` (trec_eval's ``-M``) keeps each query's first ``max_depth`` documents (see :func:`read_run`).
     """
-    loaded = [_one_run(name, obj, max_depth) for name, obj in _named(runs)]
-    if max_depth is not None:
-        loaded = [dataclasses.replace(run, ranking={q: hits[:max_depth] for q, hits in run.ranking.items()}) for run in loaded]
+    named = _named(runs)
+    loaded = [_one_run(name, obj, max_depth) for name, obj in named]
+    if max_depth is not None:  # run files are cut when read
+        loaded = [run if isinstance(obj, (str, Path)) else
+                  dataclasses.replace(run, ranking={q: hits[:max_depth] for q, hits in run.ranking.items()})
+                  for (_, obj), run in zip(named, loaded)]
     empty = next((run for run in loaded if not any(run.ranking.values())), None)
     if empty is not None:
         raise IrfairInputError(empty.path or f"run {empty.name!r}", None, "the run retrieves no document")
