@@ -43,7 +43,8 @@ def parallel_options() -> argparse.ArgumentParser:
     """``--jobs`` and ``--scheduler`` for the commands that tokenise corpora or rank them."""
     parent = argparse.ArgumentParser(add_help=False)
     parent.add_argument("--jobs", type=setting_type("jobs"), default=None,
-                        help="worker processes for the corpus pass and embedding ranking (default: every CPU; $IRFAIR_JOBS)")
+                        help="worker processes for the corpus pass, embedding ranking and an audit's plots (default: every CPU; "
+                             "$IRFAIR_JOBS)")
     parent.add_argument("--scheduler", type=setting_type("scheduler"), default=None,
                         help="run that work on Dask: 'local' (a LocalCluster of --jobs workers) or an address such as "
                              "tcp://host:8786 (default: $IRFAIR_SCHEDULER, else local processes)")
