@@ -13,7 +13,7 @@ from helpers import hand_embeddings, overlap_run
 import irfair
 from irfair.audit import audit
 from irfair.corpus import open_corpus
-from irfair.errors import IrfairInputError, IrfairWarning, one_line
+from irfair.errors import IrfairInputError, one_line
 from irfair.trec import read_topics, write_run
 
 
@@ -212,15 +212,21 @@ def test_run_documents_missing_below_the_audited_depth(time_run, tmp_path, w2v):
     extra = tmp_path / "overlap.run"
     extra.write_text("\n".join(lines[:3] + ["1 Q0 NOT-IN-TIME 999 -5.0 overlap"] + lines[3:]) + "\n")
     code, printed, err = run_cli(_audit(folder, extra, "--no-cache"))
-    assert code == 0 and printed == clean  # a non-relevant document at the bottom changes neither GSR nor MAP
-    assert err == (f"irfair: warning: 1 run documents below the audited depth are not in the corpus {folder / 'time.trec'} "
-                   f"(first: NOT-IN-TIME, query 1, {extra}:4); they count as non-relevant (--strict: an error)\n")
+    # a non-relevant document at the bottom changes neither GSR nor MAP: the output gains one warning, said once
+    lines = printed.splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("warning: documents_not_in_corpus")))
+    end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("    "))
+    assert (code, err) == (0, "") and lines[:start] + lines[end:] == clean.splitlines()
+    assert " ".join(line.strip() for line in lines[start:end]) == (
+        f"warning: documents_not_in_corpus: 1 run document below the audited depth is not in the corpus (first: NOT-IN-TIME, "
+        f"query 1, {extra}:4); they count as non-relevant (--strict: an error)")
     line = _one_error_line(*run_cli(_audit(folder, extra, "--no-cache", "--strict"))[::2])
     assert line.startswith(f"irfair: error: {extra}:4: document NOT-IN-TIME (query 1) is not in the corpus")
-    with pytest.warns(IrfairWarning, match="1 run documents below the audited depth"):
-        result = audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
-                              w2v, n_bootstrap=0, cache_dir=False, bias_measures=("gsr",))
+    result = audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
+                   w2v, n_bootstrap=0, cache_dir=False, bias_measures=("gsr",))
     assert result.counts["run_documents_not_in_corpus"] == 1
+    warning = next(w for w in result.warnings if w.kind == "documents_not_in_corpus")
+    assert warning.details == {"runs": {"overlap": 1}, "first": f"NOT-IN-TIME, query 1, {extra}:4"}
     with pytest.raises(IrfairInputError, match="NOT-IN-TIME"):
         audit([extra], folder / "qrels.time.txt", folder / "topics.time.txt", folder / "time.trec",
                      w2v, n_bootstrap=0, cache_dir=False, strict=True, bias_measures=("gsr",))

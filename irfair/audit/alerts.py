@@ -14,6 +14,9 @@ Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Eviden
   over n systems cannot go below p = 2/n!, which needs n ≥ 5 to fall under 0.05).
 * ``ties`` (note) — runs whose tied scores were re-ordered by document id, as trec_eval does, with per-run
   counts: the audit then reads an order other than the file's.
+* ``documents_not_in_corpus`` (warning) — run documents below the audited depth that the corpus lacks (within
+  it, or among the relevant documents, they are an error, as they are everywhere with ``--strict``): they
+  count as non-relevant in the effectiveness measures; per-run counts and the first one's file and line.
 """
 from __future__ import annotations
 
@@ -59,6 +62,8 @@ class Evidence:
     n_systems: int
     agreement_measures: int
     ties: Sequence[TieReport] = ()
+    missing_documents: Mapping[str, int] = field(default_factory=dict)
+    first_missing: str | None = None
 
 
 def few_queries(evidence: Evidence) -> AuditWarning | None:
@@ -111,7 +116,19 @@ def ties(evidence: Evidence) -> AuditWarning | None:
                         {"runs": [t.to_dict() for t in reordered]})
 
 
-DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, qrels_mismatch, few_systems, ties)
+def documents_not_in_corpus(evidence: Evidence) -> AuditWarning | None:
+    counts = {name: n for name, n in evidence.missing_documents.items() if n}
+    if not counts:
+        return None
+    total = sum(counts.values())
+    return AuditWarning("documents_not_in_corpus", "warning",
+                        f"{total} run document{'s' if total != 1 else ''} below the audited depth {'are' if total != 1 else 'is'} "
+                        f"not in the corpus (first: {evidence.first_missing}); they count as non-relevant (--strict: an error)",
+                        {"runs": counts, "first": evidence.first_missing})
+
+
+DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, qrels_mismatch, documents_not_in_corpus, few_systems,
+                                                                    ties)
 
 
 def detect(evidence: Evidence) -> list[AuditWarning]:

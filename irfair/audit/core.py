@@ -16,7 +16,6 @@ and what makes the numbers mean less is collected as warnings (:mod:`.alerts`).
 from __future__ import annotations
 
 import dataclasses
-import warnings
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -26,7 +25,7 @@ import numpy as np
 from ..cache import CacheDir, writable_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import Embeddings, load_embeddings
-from ..errors import IrfairInputError, IrfairWarning, one_line
+from ..errors import IrfairInputError, one_line
 from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
@@ -103,8 +102,8 @@ def audit(
 
     Every document of every run is looked up in the corpus. One missing within the audited depth (GSR's
     lists and the bias measures' lists), or a relevant one, is an error; one missing below it only counts
-    as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported with an
-    :class:`IrfairWarning`, or raised as an error with ``strict=True`` (``--strict``).
+    as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported in
+    ``warnings`` (kind ``documents_not_in_corpus``, per-run counts), or raised as an error with ``strict=True`` (``--strict``).
 
     Differences (:mod:`.comparisons`): ``n_bootstrap`` resamples for every CI, ``n_permutations`` for the paired
     randomization tests, both from ``seed``; p-values corrected by ``correction`` (holm, bonferroni, bh, none)
@@ -166,6 +165,7 @@ def audit(
     # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
     listed = StoreRows(run_list, store)
     missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored, progress=progress)
+    first_missing = None
     if listed.unstored:
         listed.update()
     if missing:
@@ -177,7 +177,7 @@ def audit(
                       for docs in lists.values() for doc in docs}
         if missing & all_needed:
             _raise_missing(missing & all_needed, [*run_list, *([background_run] if background_run else [])], perfect.lists, qrels, corpus)
-        _below_depth_missing(missing, run_list, corpus, strict)
+        first_missing = _below_depth_missing(missing, run_list, corpus, strict)
     perfect_rows, background_rows, perfect_bias = early or start_perfect_bias()
     random_rows = {qid: store.doc_rows(docs) for qid, docs in random_lists.items()}
     system_rows = {run.name: listed.lists(run, perfect.depth) for run in run_list}
@@ -225,7 +225,8 @@ def audit(
         gsr_queries={name: a.gsr.n_queries for name, a in found.systems.items()},
         judged_share={run.name: judged_share(run, qrel_map) for run in run_list},
         qrels_documents=len(judged), qrels_documents_missing=sum(1 for doc in judged if doc not in store) if store.complete else None,
-        n_systems=len(run_list), agreement_measures=sum(len(m.headlines) for m in bias.measures), ties=ties)
+        n_systems=len(run_list), agreement_measures=sum(len(m.headlines) for m in bias.measures), ties=ties,
+        missing_documents=_missing_per_run(missing, run_list), first_missing=first_missing)
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),
@@ -306,17 +307,22 @@ def _first_line(missing: set[str], runs: list[Run]) -> tuple[Run, int | None, st
     raise ValueError("no run holds a missing document")
 
 
-def _below_depth_missing(missing: set[str], runs: list[Run], corpus, strict: bool) -> None:
-    """Run documents below the audited depth that the corpus lacks: an error when ``strict``, else a warning."""
+def _missing_per_run(missing: set[str], runs: list[Run]) -> dict[str, int]:
+    """How many distinct documents of each run the corpus lacks (every run: 0 when nothing is missing)."""
+    if not missing:
+        return {run.name: 0 for run in runs}
+    return {run.name: len(missing.intersection(doc for qid in run.ranking for doc in run.doc_ids(qid))) for run in runs}
+
+
+def _below_depth_missing(missing: set[str], runs: list[Run], corpus, strict: bool) -> str:
+    """Run documents below the audited depth that the corpus lacks: an error when ``strict``, else where the first
+    one is (``DOC, query Q, FILE:LINE``) for the ``documents_not_in_corpus`` warning."""
     run, line, qid, doc_id = _first_line(missing, runs)
     where = run.path or run.name
     if strict:
         raise IrfairInputError(where, line, f"document {doc_id} (query {qid}) is not in the corpus {_corpus_label(corpus)} "
                                             f"({len(missing)} such documents below the audited depth)")
-    first = f"{where}:{line}" if line is not None else where
-    warnings.warn(one_line(f"{len(missing)} run documents below the audited depth are not in the corpus {_corpus_label(corpus)} "
-                           f"(first: {doc_id}, query {qid}, {first}); they count as non-relevant (--strict: an error)", 280),
-                  IrfairWarning, stacklevel=3)
+    return one_line(f"{doc_id}, query {qid}, {where}:{line}" if line is not None else f"{doc_id}, query {qid}, {where}", 160)
 
 
 def _corpus_label(corpus) -> str:
