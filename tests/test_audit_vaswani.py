@@ -96,10 +96,11 @@ def test_holm_over_each_measure_and_deltas_are_differences(vaswani):
         else:
             expected = a.bias.summaries[row.measure].mean - b.bias.summaries[row.measure].mean
         assert row.delta == pytest.approx(expected, abs=1e-12)
-    # the issue's hand count: 5 GSR pairs below 0.05 unadjusted, none after Holm; 35 of 45 MAP pairs survive
+    # the issue's hand count: 5 GSR pairs below 0.05 unadjusted, none after Holm; of the MAP pairs 35 survived with
+    # the neural runs the issue audited, 37 with those regenerated for issue 26 (DRMM and MatchPyramid now rank better)
     gsr = frame[frame["measure"] == "gsr"]
     assert (gsr["p"] < 0.05).sum() == 5 and (gsr["p_adjusted"] < 0.05).sum() == 0
-    assert (frame.loc[frame["measure"] == "MAP", "p_adjusted"] < 0.05).sum() == 35
+    assert (frame.loc[frame["measure"] == "MAP", "p_adjusted"] < 0.05).sum() == 37
     # one query carries a fair share of tfidf's GSR: without query 59 it falls by about 27%
     top = vaswani["tfidf"].influence.iloc[0]
     assert top["qid"] == "59" and round(top["change_pct"]) == -27
