@@ -205,22 +205,10 @@ class TermStore:
                 yield texts
 
         counter = TermCounter(self.stopwords, self.vocab, self.term_id)
-        shard_ids: list[str] = []
-        shard_blocks: list[Block] = []
-        added = 0
+        shards = _ShardCutter(self, shard_size)
         for block in count_in_parallel(batches(), counter):
-            ids = batch_ids.popleft()
-            shard_ids += ids
-            shard_blocks.append(block)
-            added += len(ids)
-            while len(shard_ids) >= shard_size:
-                rows = concatenate_blocks(shard_blocks)
-                self._flush(shard_ids[:shard_size], slice_block(rows, 0, shard_size))
-                shard_ids, shard_blocks = shard_ids[shard_size:], [slice_block(rows, shard_size, len(shard_ids))]
-                self._publish()  # a killed run resumes from here
-        if shard_ids:
-            self._flush(shard_ids, concatenate_blocks(shard_blocks))
-        return added
+            shards.add(batch_ids.popleft(), block)
+        return shards.finish()
 
     def _add_pieces(self, corpus, shard_size: int, progress: bool) -> int:
         """:meth:`_add` of every document of a corpus of files whose class reads pieces of them
@@ -238,9 +226,7 @@ class TermStore:
                 yield corpus.piece_documents, piece, self.stopwords
 
         seen: dict[str, tuple[str, int]] = {}
-        shard_ids: list[str] = []
-        shard_blocks: list[Block] = []
-        added = 0
+        shards = _ShardCutter(self, shard_size)
         with tqdm(desc=f"tokenising {corpus.name}", unit="doc", disable=not progress) as bar:
             for lines, ids, terms, block, error in count_pieces(tasks()):
                 path = pieces.popleft().path
@@ -262,17 +248,8 @@ class TermStore:
                 if len(keep) < len(ids):
                     ids = [ids[row] for row in keep]
                     block = _rows(block, keep)
-                shard_ids += ids
-                shard_blocks.append(block)
-                added += len(ids)
-                while len(shard_ids) >= shard_size:
-                    rows = concatenate_blocks(shard_blocks)
-                    self._flush(shard_ids[:shard_size], slice_block(rows, 0, shard_size))
-                    shard_ids, shard_blocks = shard_ids[shard_size:], [slice_block(rows, shard_size, len(shard_ids))]
-                    self._publish()  # a killed run resumes from here
-        if shard_ids:
-            self._flush(shard_ids, concatenate_blocks(shard_blocks))
-        return added
+                shards.add(ids, block)
+        return shards.finish()
 
     def _flush(self, ids: list[str], block: Block) -> None:
         self._append_block(list(ids), block)
@@ -411,3 +388,30 @@ def _rows(block: Block, rows: list[int]) -> Block:
     indptr, indices, counts = block
     selected = sp.csr_matrix((counts, indices, indptr), shape=(len(indptr) - 1, int(indices.max(initial=-1)) + 1))[rows]
     return selected.indptr.astype(np.int64), selected.indices.astype(np.int32), selected.data.astype(np.int32)
+
+
+class _ShardCutter:
+    """Counted documents cut into shards of exactly ``size`` rows as they arrive: each full shard is added to
+    ``store`` and the store published (a killed pass resumes from there); :meth:`finish` adds the rest."""
+
+    def __init__(self, store: TermStore, size: int) -> None:
+        self.store, self.size = store, size
+        self.ids: list[str] = []
+        self.blocks: list[Block] = []
+        self.added = 0
+
+    def add(self, ids: list[str], block: Block) -> None:
+        self.ids += ids
+        self.blocks.append(block)
+        self.added += len(ids)
+        while len(self.ids) >= self.size:
+            rows = concatenate_blocks(self.blocks)
+            self.store._flush(self.ids[:self.size], slice_block(rows, 0, self.size))
+            self.ids, self.blocks = self.ids[self.size:], [slice_block(rows, self.size, len(self.ids))]
+            self.store._publish()
+
+    def finish(self) -> int:
+        """Add what is left as a last, shorter shard; returns how many documents were added in all."""
+        if self.ids:
+            self.store._flush(self.ids, concatenate_blocks(self.blocks))
+        return self.added
