@@ -11,13 +11,14 @@ import time
 
 import torch
 
+from irfair.rankers.neural.features import DEFAULT_BINS
 from irfair.rankers.neural.models import DRMM, MatchPyramid, pairwise_hinge_loss
 
 
 def inputs(model: str, n: int, doc_len: int, device: str):
     g = torch.Generator().manual_seed(0)
     if model == "drmm":
-        return (torch.rand(n, 10, 30, generator=g).to(device), torch.rand(n, 10, generator=g).to(device),
+        return (torch.rand(n, 10, DEFAULT_BINS, generator=g).to(device), torch.rand(n, 10, generator=g).to(device),
                 torch.ones(n, 10, dtype=torch.bool).to(device))
     return (torch.rand(n, 2, 10, doc_len, generator=g).mul(2).sub(1).to(device),
             torch.randint(1, 11, (n,), generator=g).to(device), torch.randint(1, doc_len + 1, (n,), generator=g).to(device))
