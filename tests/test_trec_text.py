@@ -1,7 +1,7 @@
 """The one text of a TREC document (``irfair.corpus.trec_text``), checked by hand on the disks 4&5 markup
 and against a second implementation: ir_datasets' own ``sax`` parser and ``default_text()``."""
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from irfair.corpus.trec_text import document_fields, document_text, document_token_text, looks_like_trec_document, tidy
@@ -95,6 +95,11 @@ CASES = [
     "<HEADLINE><P>a</P><TABLE><TR><TD>b</TD></TR></TABLE> c</HEADLINE> d",
     "<TEXT> a <XMP> <b>x</b> &amp; </XMP> <PLAINTEXT> c </TEXT> d",
     "<TEXT> a <F P=Don't> b </F> c </TEXT>",
+    # a self-closing start tag still closes the heading it auto-closes (the general loop, which a raw-text
+    # element sends a document to, once kept the heading's text flag: "b" counted as title)
+    "<H3> a <TABLE /> b",
+    "<H3> a <TABLE /> b <SCRIPT>s</SCRIPT> c <TEXT> t </TEXT>",
+    "<H4> a <FORM /> b </H4> <TEXT> t </TEXT>",
 ]
 
 
@@ -135,8 +140,9 @@ def _tag(draw):
 _MARKUP = st.lists(st.one_of(_TEXT, _tag(), st.sampled_from(_OTHER_MARKUP)), max_size=40).map("".join)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(_MARKUP)
+@example("<h3><table />9")  # found by a random run: the rule as first written left "9" in the closed <h3>
 def test_fast_reader_equals_the_rule_as_first_written(markup):
     """Issue 24 made the rule fast (a state machine over the tags of one split, tidying by string
     replacement); on random markup it gives what the rule as first written gives (tests/trec_text_reference.py)."""
@@ -149,7 +155,7 @@ def test_fast_reader_equals_the_rule_as_first_written(markup):
     assert tokenize(document_token_text(document)) == tokenize(reference.document_text(document))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300, deadline=None, derandomize=True)
 @given(st.text(alphabet=" \n\r\t\x0cab\xa0\u2003", max_size=30))
 def test_tidy_equals_the_rule_as_first_written(text):
     import trec_text_reference as reference

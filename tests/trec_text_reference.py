@@ -150,8 +150,10 @@ def _fields(markup: str) -> tuple[str | None, str, str]:
                     del stack[opened:]
                     restate()
             continue
-        while stack and (stack[-1], name) in _AUTO_CLOSE:
-            stack.pop()
+        if stack and (stack[-1], name) in _AUTO_CLOSE:  # closed before the tag, even one that opens nothing
+            while stack and (stack[-1], name) in _AUTO_CLOSE:
+                stack.pop()
+            restate()
         seen_field = seen_field or name in TITLE_FIELDS or name in BODY_FIELDS
         if name in _DROPPED_RAW or name in _KEPT_RAW or name in _ESCAPABLE_RAW or name == "plaintext":
             content_end, position = _raw_end(markup, name, position) if name != "plaintext" else (len(markup), len(markup))
