@@ -170,6 +170,10 @@ def run(kind: str, cache: Path, args: list[str]) -> int:
 def main() -> int:
     kind, point, sig_name, cache, *args = sys.argv[1:]
     sig = SIGNALS[sig_name]
+    if sig == signal.SIGINT:
+        # Ctrl-C as a terminal delivers it: a shell that starts a job in the background (`make test &`)
+        # ignores SIGINT for it, and Python then keeps it ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if kind in ("terms", "cli"):
         import irfair.corpus.termstore as termstore
 
