@@ -45,6 +45,14 @@ _MARKUP = re.compile(
     r"""|<(/?)([A-Za-z][^\s/>]*)((?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|[="'])*)(?:>|\Z)""",  # a tag
     re.DOTALL,
 )
+# the same markup as one group: split gives [text, markup, text, markup, ..., text], two items per tag
+# instead of four. The tag comes first, as the commonest: it matches (< then a letter, or / and a letter)
+# where no other alternative does; the others keep _MARKUP's order.
+_SPLIT = re.compile(
+    r"""(<(?:/?[A-Za-z][^\s/>]*(?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|[="'])*(?:>|\Z)"""
+    r"|!---?>|!--.*?(?:--!?>|\Z)|[!?][^>]*(?:>|\Z)|/(?![A-Za-z])[^>]*(?:>|\Z)))",
+    re.DOTALL,
+)
 _IGNORED_TAGS = frozenset({"html", "head", "body"})
 _VOID = frozenset("area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr".split())
 _DROPPED_RAW = frozenset({"script", "style"})  # raw text, not text
@@ -128,9 +136,9 @@ _TITLE, _BODY, _OTHER = 1, 2, 4
 
 class _Machine:
     """The parse of :func:`_fields` as a memoised state machine: a state is (the open elements, whether a
-    field tag has been seen); a transition, keyed by (state, "/" for an end tag, the tag's name and
-    attributes as written), gives the next state and where the text after the tag goes (the other text
-    only until a field tag is seen, after which a document's text is its fields).
+    field tag has been seen); a transition, keyed by (state, the tag or comment as written), gives the next
+    state and where the text after it goes (the other text only until a field tag is seen, after which a
+    document's text is its fields); a comment leaves the state as it is.
     Documents of one collection share few states, so nearly every tag is one dictionary lookup. New
     transitions are added under a lock, so threads may share a machine."""
 
@@ -140,25 +148,33 @@ class _Machine:
         self.lock = threading.Lock()
         self.states: dict[tuple[tuple[str, ...], bool], int] = {((), False): 0}
         self.keys: list[tuple[tuple[str, ...], bool]] = [((), False)]
-        self.transitions: dict[tuple, tuple[int, int]] = {}
+        self.wheres: list[int] = [_OTHER]  # where the text after a state's tag goes
+        self.transitions: dict[tuple[int, str], tuple[int, int]] = {}
 
     def state(self, stack: tuple[str, ...], seen: bool) -> int:
         number = self.states.get((stack, seen))
         if number is None:
             number = self.states[(stack, seen)] = len(self.keys)
             self.keys.append((stack, seen))
+            # once a field tag is seen, text outside DOCNO is no longer needed: the document has fields
+            self.wheres.append(_where(stack) & ~(_OTHER if seen else 0))
         return number
 
-    def step(self, key: tuple) -> tuple[int, int]:
-        """The transition ``key`` (computed and kept); state -1 for a raw-text element (not handled here)."""
+    def step(self, key: tuple[int, str]) -> tuple[int, int]:
+        """The transition ``key`` = (state, one piece of markup as written), computed and kept; state −1 for
+        a raw-text element (not handled here)."""
         with self.lock:
             return self._step(key)
 
-    def _step(self, key: tuple) -> tuple[int, int]:
-        number, end, written, attributes = key
+    def _step(self, key: tuple[int, str]) -> tuple[int, int]:
+        number, markup = key
+        match = _MARKUP.match(markup)
+        end, written, attributes = match.groups()
         stack, seen = self.keys[number]
-        name = written.lower()
-        if name in _RAW:
+        name = "" if written is None else written.lower()
+        if written is None:  # a comment, <!...>, <?...?> or </ x>: nothing changes
+            result = (number, self.wheres[number])
+        elif name in _RAW:
             result = (-1, 0)
         else:
             stack = list(stack)
@@ -177,8 +193,8 @@ class _Machine:
                 seen = seen or name in TITLE_FIELDS or name in BODY_FIELDS
                 if name not in _VOID and not attributes.rstrip().endswith("/"):
                     stack.append(name)
-            # once a field tag is seen, text outside DOCNO is no longer needed: the document has fields
-            result = (self.state(tuple(stack), seen), _where(stack) & ~(_OTHER if seen else 0))
+            state = self.state(tuple(stack), seen)
+            result = (state, self.wheres[state])
         self.transitions[key] = result
         return result
 
@@ -206,7 +222,7 @@ def _fast_fields(markup: str) -> tuple[str | None, str, str] | None:
         _MACHINE = _Machine()
     machine = _MACHINE
     transitions = machine.transitions
-    pieces = _MARKUP.split(markup)
+    pieces = _SPLIT.split(markup)
     title: list[str] = []
     body: list[str] = []
     other: list[str] = []
@@ -219,11 +235,15 @@ def _fast_fields(markup: str) -> tuple[str | None, str, str] | None:
     step = machine.step
     tags = iter(pieces)
     next(tags)
-    for end, name, attributes, text in zip(tags, tags, tags, tags):
-        if name is not None:
-            state, where = known((state, end, name, attributes)) or step((state, end, name, attributes))
-            if state < 0:
-                return None
+    add_body = body.append
+    for markup_piece, text in zip(tags, tags):
+        state, where = known((state, markup_piece)) or step((state, markup_piece))
+        if where == _BODY:  # most text of a TREC document
+            if text:
+                add_body(unescape(text) if "&" in text else text)
+            continue
+        if state < 0:
+            return None
         if text and where:
             if "&" in text:
                 text = unescape(text)
