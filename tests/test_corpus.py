@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irfair.corpus import InMemoryCorpus, IrDatasetsCorpus, JsonlCorpus, TextDirCorpus, TrecCorpus, open_corpus
+from irfair.corpus.base import file_stamp
 from irfair.errors import IrfairInputError
 
 
@@ -121,6 +122,20 @@ def test_ir_datasets_adapter_reads_subset_and_all(monkeypatch):
     assert len(dict(corpus.iter_docs())) == 2
     with pytest.raises(IrfairInputError, match="unknown ir_datasets id"):
         open_corpus("disks45/nope")
+
+
+def test_caches_of_trec_text_are_keyed_by_the_text_rule(tmp_path, monkeypatch):
+    """A term store, Lucene index or document vectors made when the TREC text rule gave other text is not
+    used: a TREC corpus's fingerprint holds the rule's version; JSONL, read without the rule, keeps its own."""
+    import irfair.corpus.trec_text as trec_text
+
+    (tmp_path / "c.trec").write_text("<DOC>\n<DOCNO> A </DOCNO>\n<TEXT> x </TEXT>\n</DOC>\n")
+    (tmp_path / "c.jsonl").write_text('{"id": "A", "contents": "x"}\n')
+    trec, jsonl = open_corpus(tmp_path / "c.trec"), open_corpus(tmp_path / "c.jsonl")
+    before = trec.fingerprint(), jsonl.fingerprint()
+    assert trec.fingerprint() == trec_text.rule_fingerprint(file_stamp([tmp_path / "c.trec"]))
+    monkeypatch.setattr(trec_text, "TEXT_RULE_VERSION", trec_text.TEXT_RULE_VERSION + 1)
+    assert trec.fingerprint() != before[0] and jsonl.fingerprint() == before[1]
 
 
 _OPEN = ["<DOC>", "<doc>", " \x0c<DOC> after", "\x1c<Doc>", "\xa0<DOC>", "<DOC></DOC>"]

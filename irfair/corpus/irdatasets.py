@@ -28,7 +28,7 @@ from ..errors import IrfairInputError, MissingExtraError
 from .base import file_stamp
 from .compressed import compression_of, read_bytes
 from .disks45 import walk_files
-from .trec_text import document_fields, document_text, looks_like_trec_document
+from .trec_text import document_fields, document_text, looks_like_trec_document, rule_fingerprint
 
 STAMP_FILE = "irfair-source"
 
@@ -122,13 +122,18 @@ class IrDatasetsCorpus:
             raise IrfairInputError(self.dataset_id, None, "the documents of this ir_datasets id are not available offline (irfair "
                                                           f"downloads nothing): {placement(handler)}")
 
-    def fingerprint(self) -> str:
-        """Of the id and the source's files (names, sizes, modification times); IrfairInputError when they are gone."""
+    def source_fingerprint(self) -> str:
+        """Of the id and the source's files (names, sizes, modification times); IrfairInputError when they are
+        gone. Marks ir_datasets' document store as built from these files."""
         if self._fingerprint is None:
             files = self._source_files()
             stamp = "unknown-source" if files is None else file_stamp(files)
             self._fingerprint = hashlib.sha1(f"ir_datasets:{self.dataset_id}:{stamp}".encode()).hexdigest()[:16]
         return self._fingerprint
+
+    def fingerprint(self) -> str:
+        """Of the source (:meth:`source_fingerprint`) and the version of the text rule of TREC documents."""
+        return rule_fingerprint(self.source_fingerprint())
 
     @staticmethod
     def _markup(doc) -> str | None:
@@ -152,7 +157,7 @@ class IrDatasetsCorpus:
         if folder is None or not hasattr(store, "built") or not store.built():
             return store
         marker = Path(folder) / STAMP_FILE
-        if not marker.is_file() or marker.read_text(encoding="utf-8").strip() != self.fingerprint():
+        if not marker.is_file() or marker.read_text(encoding="utf-8").strip() != self.source_fingerprint():
             print(f"irfair: ir_datasets' document store {folder} was not built from the documents now at {self.source()}; "
                   "rebuilding it", file=sys.stderr)
             store.clear_cache()
@@ -161,7 +166,7 @@ class IrDatasetsCorpus:
     def _stamp(self, store) -> None:
         folder = getattr(store, "path", None)
         if folder is not None and Path(folder).is_dir():
-            (Path(folder) / STAMP_FILE).write_text(self.fingerprint() + "\n", encoding="utf-8")
+            (Path(folder) / STAMP_FILE).write_text(self.source_fingerprint() + "\n", encoding="utf-8")
 
     def iter_docs(self, wanted: set[str] | None = None) -> Iterator[tuple[str, str]]:
         for doc_id, doc in self._docs(wanted):
@@ -177,7 +182,7 @@ class IrDatasetsCorpus:
                 yield doc_id, None, self._text(doc)
 
     def _docs(self, wanted: set[str] | None) -> Iterator[tuple[str, object]]:
-        self.fingerprint()  # the source must be there, even when a cache could answer
+        self.source_fingerprint()  # the source must be there, even when a cache could answer
         with self._errors():
             store = self._fresh_store()
             if wanted is not None:

@@ -19,7 +19,7 @@ from ..anserini import prepare_java
 from ..errors import IrfairInputError
 from ..numbers import counted
 from .base import file_stamp
-from .trec_text import document_text, looks_like_trec_document
+from .trec_text import document_text, looks_like_trec_document, rule_fingerprint
 
 # every Lucene index file starts with CodecUtil's magic number (big-endian)
 LUCENE_CODEC_MAGIC = b"\x3f\xd7\x6c\x17"
@@ -83,7 +83,8 @@ class LuceneIndexCorpus:
         return self._reader
 
     def fingerprint(self) -> str:
-        return file_stamp(self.index_dir.glob("segments_*"))
+        """Of the index's segment files and the version of the text rule its raw documents are read with."""
+        return rule_fingerprint(file_stamp(self.index_dir.glob("segments_*")))
 
     def _text(self, doc_id: str, doc) -> str:
         raw = doc.raw()

@@ -21,7 +21,7 @@ from ..errors import IrfairInputError
 from .base import FileCorpus
 from .compressed import read_head, reading
 from .pieces import OVERFLOW_BYTES, FilePiece, check_stamp, text_pieces
-from .trec_text import document_fields, document_text, document_token_text
+from .trec_text import document_fields, document_text, document_token_text, rule_fingerprint
 
 _DOCNO = re.compile(r"<DOCNO>\s*(.*?)\s*</DOCNO>", re.IGNORECASE | re.DOTALL)
 # a line that opens or closes a document, found by the line end before it
@@ -35,6 +35,10 @@ def is_trec_file(path: Path) -> bool:
 
 class TrecCorpus(FileCorpus):
     """TREC SGML files (``<DOC><DOCNO>…</DOCNO>…</DOC>``), plain or compressed."""
+
+    def fingerprint(self) -> str:
+        """Of the files (names, sizes, modification times) and the version of the text rule."""
+        return rule_fingerprint(super().fingerprint())
 
     def _records(self, path: Path, wanted: set[str] | None) -> Iterator[tuple[int, str, str]]:
         for start, doc_id, markup in self._markup(path, wanted):

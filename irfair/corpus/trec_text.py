@@ -29,10 +29,17 @@ property test holds this module to it on random markup.
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import threading
 from itertools import repeat
+
+# the version of this rule. The caches built from the text it gives (term stores, Lucene indexes, document
+# vectors) are keyed by it, through the fingerprint of every corpus read with it (:func:`rule_fingerprint`);
+# bumped whenever a document's text changes. 2: a self-closing start tag that closes a heading ends the
+# heading's text in the general reader too
+TEXT_RULE_VERSION = 2
 
 TITLE_FIELDS = frozenset({"headline", "title", "h3", "h4"})
 BODY_FIELDS = frozenset({"text", "hl", "head", "ttl", "dd", "date", "lp", "leadpara"})
@@ -74,6 +81,11 @@ _AUTO_CLOSE = frozenset(
 )
 # an end tag is ignored when an element opened after its start tag ranks higher (libxml2's end priorities)
 _END_PRIORITY = {"div": 150, "td": 160, "th": 160, "tr": 170, "thead": 180, "tbody": 180, "tfoot": 180, "table": 190}
+
+
+def rule_fingerprint(source: str) -> str:
+    """A corpus fingerprint (16 hex digits) from its source's (``source``) and :data:`TEXT_RULE_VERSION`."""
+    return hashlib.sha1(f"{source}:trec-text-{TEXT_RULE_VERSION}".encode()).hexdigest()[:16]
 
 
 def document_text(markup: str) -> str:
