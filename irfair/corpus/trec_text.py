@@ -44,22 +44,18 @@ TEXT_RULE_VERSION = 2
 TITLE_FIELDS = frozenset({"headline", "title", "h3", "h4"})
 BODY_FIELDS = frozenset({"text", "hl", "head", "ttl", "dd", "date", "lp", "leadpara"})
 
-_MARKUP = re.compile(
-    r"<!---?>"  # an empty comment
-    r"|<!--.*?(?:--!?>|\Z)"  # a comment (unclosed: to the end)
-    r"|<[!?][^>]*(?:>|\Z)"  # <!DOCTYPE>, <![CDATA[...]]>, <?...?>: bogus comments
-    r"|</(?![A-Za-z])[^>]*(?:>|\Z)"  # </> or </ x>: dropped
-    r"""|<(/?)([A-Za-z][^\s/>]*)((?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|[="'])*)(?:>|\Z)""",  # a tag
-    re.DOTALL,
+_NOT_TAGS = (
+    r"<!---?>",  # an empty comment
+    r"<!--.*?(?:--!?>|\Z)",  # a comment (unclosed: to the end)
+    r"<[!?][^>]*(?:>|\Z)",  # <!DOCTYPE>, <![CDATA[...]]>, <?...?>: bogus comments
+    r"</(?![A-Za-z])[^>]*(?:>|\Z)",  # </> or </ x>: dropped
 )
+_TAG = r"""<(/?)([A-Za-z][^\s/>]*)((?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|[="'])*)(?:>|\Z)"""  # end?, name, attributes
+_MARKUP = re.compile("|".join([*_NOT_TAGS, _TAG]), re.DOTALL)
 # the same markup as one group: split gives [text, markup, text, markup, ..., text], two items per tag
 # instead of four. The tag comes first, as the commonest: it matches (< then a letter, or / and a letter)
-# where no other alternative does; the others keep _MARKUP's order.
-_SPLIT = re.compile(
-    r"""(<(?:/?[A-Za-z][^\s/>]*(?:[^>"'=]|=\s*"[^"]*"|=\s*'[^']*'|[="'])*(?:>|\Z)"""
-    r"|!---?>|!--.*?(?:--!?>|\Z)|[!?][^>]*(?:>|\Z)|/(?![A-Za-z])[^>]*(?:>|\Z)))",
-    re.DOTALL,
-)
+# where no other alternative does; the others keep their order.
+_SPLIT = re.compile("(" + "|".join([re.sub(r"\((?!\?)", "(?:", _TAG), *_NOT_TAGS]) + ")", re.DOTALL)
 _IGNORED_TAGS = frozenset({"html", "head", "body"})
 _VOID = frozenset("area base basefont br col embed frame hr img input isindex keygen link meta param source track wbr".split())
 _DROPPED_RAW = frozenset({"script", "style"})  # raw text, not text
