@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irfair.errors import IrfairInputError
+from irfair.errors import IrfairInputError, IrfairWarning
 from irfair.trec import read_qrels, read_run, read_topics, relevant_docs
 
 
@@ -58,6 +58,44 @@ def test_tsv_header_only_on_the_first_line(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert list(read_topics(path)) == ["1", "qid"]
+
+
+def test_tsv_topics_with_only_a_header_are_an_error(tmp_path):
+    """A header and no topic is as empty as an empty file: an error at the topics file, not 'query 1 is not in the
+    topics' at the run's first line."""
+    path = tmp_path / "topics.tsv"
+    path.write_text("qid\tquery\n\n")
+    with pytest.raises(IrfairInputError) as info:
+        read_topics(path)
+    assert str(info.value) == f"{path}: no topics: only the header line 'qid query'; expected 'qid<TAB>query' lines below it"
+
+
+BOM = b"\xef\xbb\xbf"
+
+
+@pytest.mark.parametrize("compress", [None, "gzip"])
+def test_a_utf8_byte_order_mark_is_not_part_of_the_first_field(shared_data, tmp_path, compress):
+    """Windows editors start UTF-8 files with a byte-order mark; kept, it made the first line's query id U+FEFF + "1":
+    the run's query 1 was "not in the topics", and the qrels' first judgement was silently dropped from query 1."""
+    import gzip
+
+    def with_bom(name: str, text: str) -> Path:
+        data = BOM + text.encode("utf-8")
+        path = tmp_path / name
+        path.write_bytes(gzip.compress(data, mtime=0) if compress else data)
+        return path
+
+    topics = read_topics(shared_data / "vaswani" / "query-text.trec")
+    tsv = "".join(f"{q}\t{t.title}\n" for q, t in topics.items())
+    assert read_topics(with_bom("topics.tsv", tsv)) == topics
+    with pytest.warns(IrfairWarning, match="read as a header, not a topic: 93 topics"):
+        assert read_topics(with_bom("header.tsv", "qid\tquery\n" + tsv)) == topics
+    trec = (shared_data / "vaswani" / "query-text.trec").read_text()
+    assert read_topics(with_bom("topics.trec", trec)) == topics
+    qrels = read_qrels(with_bom("qrels", "1 0 a 1\n1 0 b 1\n2 0 c 1\n"))
+    assert qrels == {"1": {"a": 1, "b": 1}, "2": {"c": 1}}
+    run = read_run(with_bom("x.run", "1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n"))
+    assert list(run.ranking) == ["1"] and run.doc_ids("1") == ["a", "b"]
 
 
 def test_vaswani_topics_as_tsv_with_a_header_count_93(shared_data, tmp_path):

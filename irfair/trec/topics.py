@@ -132,6 +132,8 @@ def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
         topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
     if header is not None and tsv_header(lines[header]):
         names = " ".join(lines[header].split())
+        if not topics:
+            raise IrfairInputError(path, None, f"no topics: only the header line {names!r}; expected 'qid<TAB>query' lines below it")
         warnings.warn(IrfairWarning(f"{path}: line {header + 1} ({names!r}) read as a header, not a topic: "
                                     f"{len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=2)
     return topics
