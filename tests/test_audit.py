@@ -141,6 +141,19 @@ def test_in_memory_lists_and_bad_inputs(time_collection, w2v):
         audit(lists, qrels, topics, docs, w2v, depth=0)
 
 
+def test_a_relevant_document_missing_from_the_corpus_is_found_in_compressed_qrels(time_collection, w2v, tmp_path):
+    """The error names the line of gzip qrels, read as they were read (was a UnicodeDecodeError traceback)."""
+    import gzip
+
+    folder, topics, qrels, docs = time_collection
+    text = (folder / "qrels.time.txt").read_text() + "1 0 NOPE 1\n"
+    packed = tmp_path / "qrels.gz"
+    packed.write_bytes(gzip.compress(text.encode(), mtime=0))
+    with pytest.raises(IrfairInputError) as info:
+        audit({"sys": {"1": ["268"]}}, packed, topics, docs, w2v, n_bootstrap=0, n_permutations=0, random_baseline=False)
+    assert str(info.value) == f"{packed}:{text.count(chr(10))}: relevant document NOPE (query 1) is not in the corpus given in memory"
+
+
 def test_store_rows_of_file_and_in_memory_runs(tmp_path):
     """A store holding d1, d2 (rows 0, 1): the file run's d3 and the dict run's d4 are not stored; once the store is
     given d3 (row 2), its row is found; lists cut at each query's depth, as rows."""

@@ -315,7 +315,7 @@ def test_cli_options(toy_files, tmp_path, capsys):
     (("--bias-measures", "foo"), "irfair: error: expected bias measures among gsr, rab, arab, nfairr, texfair, got 'foo'\n"),
     (("--gender-words", "{tmp}/missing.txt"), "irfair: error: {tmp}/missing.txt: expected a gender word file or one of: "
                                                "rekabsaz2020, rekabsaz2021\n"),
-    (("--gender-words", "{tmp}/empty.txt"), "irfair: error: {tmp}/empty.txt: expected at least one female and one male word\n"),
+    (("--gender-words", "{tmp}/empty.txt"), "irfair: error: {tmp}/empty.txt: empty gender word file\n"),
     (("--rab-weighting", "tc,idf"), "irfair: error: RaB weighting: expected one or more of tc, tf, bool (each once), got tc,idf\n"),
     (("--nfairr-background", "{tmp}/missing.run"), "irfair: error: {tmp}/missing.run: run file not found\n"),
     (("--nfairr-background-depth", "0"), None),

@@ -71,3 +71,21 @@ def test_a_list_needs_both_genders_and_a_file_must_exist(tmp_path):
         parse_gender_words("she\tfemale\n", "inline")
     with pytest.raises(IrfairInputError, match="rekabsaz2020, rekabsaz2021"):
         load_gender_words(tmp_path / "missing.txt")
+
+
+def test_a_user_file_is_read_as_the_run_files_are(tmp_path):
+    """Not UTF-8: one line naming the file and line (was a UnicodeDecodeError traceback); a byte-order mark is not part
+    of the first word (was silently the word U+FEFF + "she"); gzip is read by its bytes."""
+    import gzip
+
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("she\tfemale\ncaf\u00e9\tfemale\nhe\tmale\n".encode("latin-1"))
+    with pytest.raises(IrfairInputError) as error:
+        load_gender_words(latin)
+    assert str(error.value) == f"{latin}:2: gender word file must be UTF-8 text"
+    bom = tmp_path / "bom.txt"
+    bom.write_bytes(b"\xef\xbb\xbfshe\tfemale\nhe\tmale\n")
+    assert load_gender_words(bom).female == frozenset({"she"})
+    packed = tmp_path / "words.txt.gz"
+    packed.write_bytes(gzip.compress(b"she\tfemale\nhe\tmale\n", mtime=0))
+    assert load_gender_words(packed).male == frozenset({"he"})

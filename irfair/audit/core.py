@@ -33,6 +33,7 @@ from ..measures.gsr import fit_gsr
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
 from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
+from ..trec.lines import read_lines
 from .alerts import JUDGED_DEPTH, Evidence, detect
 from .baselines import perfect_run, random_run
 from .bias import DEFAULT_BACKGROUND_DEPTH, BiasCounter, GenderWordsSource, NfairrBackground, bias_setup
@@ -343,8 +344,8 @@ def _raise_missing(missing: set[str], runs: list[Run], perfect_lists: Mapping[st
     doc_id = sorted(missing)[0]
     qid = next(q for q, docs in perfect_lists.items() if doc_id in docs)
     line = None
-    if isinstance(qrels, (str, Path)):
-        for number, text in enumerate(Path(qrels).read_text(encoding="utf-8").splitlines(), start=1):
+    if isinstance(qrels, (str, Path)) and Path(qrels).is_file():  # not an ir_datasets id; read as it was read (compressed, BOM)
+        for number, text in enumerate(read_lines(qrels, "qrels"), start=1):
             parts = text.split()
             if len(parts) == 4 and parts[0] == qid and parts[2] == doc_id:
                 line = number

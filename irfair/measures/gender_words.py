@@ -23,6 +23,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import IrfairInputError
+from ..trec.lines import read_lines
 
 SHIPPED_GENDER_WORDS = {
     "rekabsaz2020": "data/gender_words/rekabsaz2020_gender_specific.txt",
@@ -90,4 +91,4 @@ def load_gender_words(source: str | Path) -> GenderWords:
     if not path.is_file():
         names = ", ".join(SHIPPED_GENDER_WORDS)
         raise IrfairInputError(path, None, f"expected a gender word file or one of: {names}")
-    return parse_gender_words(path.read_text(encoding="utf-8"), str(path))
+    return parse_gender_words("\n".join(read_lines(path, "gender word")), str(path))
