@@ -319,13 +319,29 @@ def test_cli_options(toy_files, tmp_path, capsys):
     (("--rab-weighting", "tc,idf"), "irfair: error: RaB weighting: expected one or more of tc, tf, bool (each once), got tc,idf\n"),
     (("--nfairr-background", "{tmp}/missing.run"), "irfair: error: {tmp}/missing.run: run file not found\n"),
     (("--nfairr-background-depth", "0"), None),
+    # options that configure what is not computed were silently ignored
+    (("--nfairr-background-depth", "50"), "irfair: error: nfairr_background_depth 50 without an NFaiRR background run: nothing to cut\n"),
+    (("--bias-measures", "rab", "--nfairr-background", "{S}"),
+     "irfair: error: an NFaiRR background run, but nfairr is not among the bias measures (rab)\n"),
+    (("--nfairr-background", "{runs}"), "irfair: error: {runs}: the NFaiRR background must be one run, found 2 (CS, S)\n"),
+    (("--bias-measures", "nfairr", "--rab-weighting", "tf"),
+     "irfair: error: RaB weighting tf: neither rab nor arab is among the bias measures (nfairr)\n"),
+    (("--bias-measures", "gsr", "--gender-words", "rekabsaz2021"),
+     "irfair: error: gender words rekabsaz2021: no bias measure that counts them (rab, arab, nfairr, texfair) is among the "
+     "bias measures (gsr)\n"),
+    (("--format", "markdown", "--wide"), "irfair: error: --wide widens the terminal table (--format table), not --format markdown\n"),
 ])
 def test_cli_bad_values_are_one_line(toy_files, tmp_path, capsys, options, message):
     (tmp_path / "empty.txt").write_text("")
-    options = [o.format(tmp=tmp_path) for o in options]
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    for name in ("S", "CS"):
+        (runs / f"{name}.run").write_bytes(toy_files[name].read_bytes())
+    fields = {"tmp": tmp_path, "S": toy_files["S"], "runs": runs}
+    options = [o.format(**fields) for o in options]
     code = _exit_code(lambda: main(_cli(toy_files, tmp_path / "out", *options)))
     err = capsys.readouterr().err
-    assert code == 2 and (err == message.format(tmp=tmp_path) if message else err.count("\n") == 1 and "nfairr-background-depth" in err)
+    assert code == 2 and (err == message.format(**fields) if message else err.count("\n") == 1 and "nfairr-background-depth" in err)
     assert not (tmp_path / "out").exists()
 
 

@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from ..corpus import TermStore
+from ..errors import IrfairInputError
 from ..measures.aggregate import MeasureSummary
 from ..measures.gender_counts import GenderedCounts, word_indicators
 from ..measures.gender_words import GenderWords, load_gender_words
@@ -124,11 +125,15 @@ def bias_setup(measures: str | Iterable[str | BiasMeasure] | None = None, gender
                rab_weighting: str | Sequence[str] | None = None) -> BiasSetup:
     """Resolve measure names and load word lists: ``gender_words`` (a shipped list's name, a file or a
     :class:`GenderWords`) replaces every measure's own list; None keeps each measure's default.
-    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default theirs)."""
+    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default theirs).
+    IrfairInputError when words or a weighting are given that no measure of ``measures`` uses."""
     resolved = resolve_bias_measures(measures)
     if rab_weighting is not None:
         resolved = with_rank_bias_weighting(resolved, rab_weighting)
     given = gender_words if isinstance(gender_words, GenderWords) or gender_words is None else load_gender_words(gender_words)
+    if given is not None and all(m.per_query is None for m in resolved):
+        raise IrfairInputError(None, None, f"gender words {given.source}: no bias measure that counts them (rab, arab, nfairr, "
+                               f"texfair) is among the bias measures ({', '.join(m.name for m in resolved)})")
     words = {m.name: given or load_gender_words(m.gender_words) for m in resolved if m.per_query is not None}
     return BiasSetup(resolved, words)
 

@@ -30,7 +30,7 @@ from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
 from ..measures.gsr import fit_gsr
-from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
+from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES, NFAIRR
 from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from ..trec.lines import read_lines
@@ -80,7 +80,7 @@ def audit(
     baseline: str | None = None,
     rab_weighting: str | Sequence[str] | None = None,
     nfairr_background=None,
-    nfairr_background_depth: int = DEFAULT_BACKGROUND_DEPTH,
+    nfairr_background_depth: int | None = None,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -96,9 +96,9 @@ def audit(
     objects (GSR itself is always computed; naming it puts it in the agreement table); ``gender_words``: a shipped
     list's name, a file or :class:`~irfair.measures.gender_words.GenderWords` for every term-based measure;
     ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default ``tc,bool``;
-    the authors report ``tf,bool``); ``nfairr_background``: a run (any run shape) whose top
-    ``nfairr_background_depth`` documents per query normalise every system's NFaiRR, as its authors do (default
-    None: each system's own top 100)
+    the authors report ``tf,bool``); ``nfairr_background``: one run (any run shape) whose top
+    ``nfairr_background_depth`` (default 200) documents per query normalise every system's NFaiRR, as its authors do
+    (default None: each system's own top 100; an error when NFaiRR is not measured, as is a depth without a run)
     (None: each measure's own list).
 
     Every document of every run is looked up in the corpus. One missing within the audited depth (GSR's
@@ -117,11 +117,7 @@ def audit(
     inference = Inference(n_bootstrap, n_permutations, seed, correction, alpha, baseline)
     labels = measure_labels(measures)
     bias = bias_setup(bias_measures, gender_words, rab_weighting)
-    background_run = None
-    if nfairr_background is not None:
-        if isinstance(nfairr_background_depth, bool) or not isinstance(nfairr_background_depth, int) or nfairr_background_depth < 1:
-            raise IrfairInputError(None, None, f"nfairr_background_depth must be a positive integer, not {nfairr_background_depth!r}")
-        background_run = as_runs(nfairr_background, max_depth=max_depth)[0]
+    background_run, nfairr_background_depth = _background_run(nfairr_background, nfairr_background_depth, bias, max_depth)
     cache = writable_cache_dir(cache_dir)
     # the corpus's term store is loaded (its files' checksums checked: hashing lets go of the GIL) while the runs are read
     store_loading = _beside(_open_store, corpus, cache)
@@ -253,6 +249,26 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def _background_run(source, depth: int | None, bias, max_depth: int | None) -> tuple[Run | None, int]:
+    """NFaiRR's background run (None without ``source``) and its depth; IrfairInputError for a depth that is not a
+    positive integer, a depth or a background that nothing uses (no run; NFaiRR not measured), or a source holding
+    other than one run (a folder of several: which one would normalise?)."""
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise IrfairInputError(None, None, f"nfairr_background_depth must be a positive integer, not {depth!r}")
+    if source is None:
+        if depth is not None:
+            raise IrfairInputError(None, None, f"nfairr_background_depth {depth} without an NFaiRR background run: nothing to cut")
+        return None, DEFAULT_BACKGROUND_DEPTH
+    if not any(m.name == NFAIRR.name for m in bias.measures):
+        names = ", ".join(m.name for m in bias.measures)
+        raise IrfairInputError(None, None, f"an NFaiRR background run, but nfairr is not among the bias measures ({names})")
+    runs = as_runs(source, max_depth=max_depth)
+    if len(runs) != 1:
+        raise IrfairInputError(source if isinstance(source, (str, Path)) else None, None,
+                               f"the NFaiRR background must be one run, found {len(runs)} ({', '.join(r.name for r in runs)})")
+    return runs[0], DEFAULT_BACKGROUND_DEPTH if depth is None else depth
 
 
 def _beside(function, *args) -> Future:

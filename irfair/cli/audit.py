@@ -49,13 +49,14 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gender-words", default=None,
                    help="female/male word list (lines 'word<TAB>female|male') for rab, arab, nfairr and texfair, or a shipped "
                         "list: rekabsaz2020, rekabsaz2021 (default: rekabsaz2020 for rab/arab, rekabsaz2021 for nfairr/texfair)")
-    p.add_argument("--rab-weighting", default="tc,bool", metavar="tc,tf,bool",
-                   help="RaB's and ARaB's magnitude: any of tc (term count), tf (ln(1 + count)), bool; their authors report tf,bool")
+    p.add_argument("--rab-weighting", default=None, metavar="tc,tf,bool",
+                   help="RaB's and ARaB's magnitude: any of tc (term count), tf (ln(1 + count)), bool; their authors report tf,bool "
+                        "(default: tc,bool)")
     p.add_argument("--nfairr-background", default=None, metavar="RUN",
                    help="normalise every system's NFaiRR by this run's top documents for the query, as NFaiRR's authors do "
                         "(default: each system's own top 100)")
-    p.add_argument("--nfairr-background-depth", type=options.positive_int, default=200, metavar="N",
-                   help="how many of --nfairr-background's documents per query form the normalisation set")
+    p.add_argument("--nfairr-background-depth", type=options.positive_int, default=None, metavar="N",
+                   help="how many of --nfairr-background's documents per query form the normalisation set (default: 200)")
     p.add_argument("--strict", action="store_true",
                    help="a run document missing from the corpus below the audited depth is an error (default: a warning)")
     p.add_argument("--out", default=None,
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.per_query and args.format != "table":
         raise IrfairInputError(None, None, f"-q/--per-query prints trec_eval lines after the table, not with --format {args.format}")
+    if args.wide and args.format != "table":
+        raise IrfairInputError(None, None, f"--wide widens the terminal table (--format table), not --format {args.format}")
     conditions = [parse_condition(text) for text in args.fail_on]
     options.check_paths(args, folders=("out",))
     result = audit(

@@ -272,13 +272,18 @@ RANK_BIAS_MEASURES = ("rab", "arab")
 def with_rank_bias_weighting(measures: Iterable[BiasMeasure], variants: str | Iterable[str]) -> tuple[BiasMeasure, ...]:
     """``measures`` with RaB's and ARaB's magnitude variants replaced by ``variants`` (any of ``tc``, ``tf``,
     ``bool``, in that order; a comma-separated string or a sequence): ``tf`` and ``bool`` are what RaB's
-    authors report, ``tc`` and ``bool`` irfair's default."""
+    authors report, ``tc`` and ``bool`` irfair's default. IrfairInputError when ``measures`` hold neither RaB nor ARaB
+    (the weighting would weigh nothing)."""
     chosen = [v.strip() for v in variants.split(",")] if isinstance(variants, str) else [str(v) for v in variants]
     chosen = [v for v in chosen if v]
     unknown = [v for v in chosen if v not in MAGNITUDE_VARIANTS]
     if unknown or not chosen or len(set(chosen)) != len(chosen):
         raise IrfairInputError(None, None, f"RaB weighting: expected one or more of {', '.join(MAGNITUDE_VARIANTS)} (each once), "
                                            f"got {','.join(chosen) or 'none'}")
+    measures = tuple(measures)
+    if not any(m.name in RANK_BIAS_MEASURES for m in measures):
+        raise IrfairInputError(None, None, f"RaB weighting {','.join(chosen)}: neither rab nor arab is among the bias measures "
+                                           f"({', '.join(m.name for m in measures)})")
     ordered = tuple(v for v in MAGNITUDE_VARIANTS if v in chosen)
     return tuple(m.with_options(variants=ordered) if m.name in RANK_BIAS_MEASURES else m for m in measures)
 
