@@ -3,7 +3,7 @@ queries, runs judged with another collection's qrels, two systems (no agreement 
 import pytest
 
 from irfair.audit import audit
-from irfair.audit.alerts import Evidence, detect, few_queries, few_systems, qrels_mismatch
+from irfair.audit.alerts import Evidence, detect, few_permutations, few_queries, few_systems, qrels_mismatch
 from irfair.trec import Topic
 
 DOCS = {"d1": "the woman is a nurse and she", "d2": "the man is a doctor and he", "d3": "she is a girl", "d4": "he is a boy",
@@ -45,6 +45,26 @@ def test_each_kind_by_hand():
         "few_queries", "qrels_mismatch", "few_systems"]
     assert few.line() == "warning: few_queries: " + few.message
     assert list(few.to_dict()) == ["kind", "level", "message", "min_queries", "systems"]
+
+
+def test_few_permutations_by_hand():
+    """B permutations: smallest p = 1/(B + 1); Holm over m tests: m/(B + 1). Two systems (1 pair, 2 against the
+    perfect run), alpha 0.05: 39 permutations give 2/40 = 0.05, not below alpha; 40 give 2/41 < 0.05. BH's and
+    none's floor is 1/(B + 1) whatever m: 19 permutations give 0.05, 20 give 1/21."""
+    families = {"the pairs of each measure": 1, "the systems against the perfect run": 2}
+    holm = few_permutations(evidence(n_permutations=5, correction="holm", families=families))
+    assert holm.message == ("5 permutations leave no p_adjusted below alpha 0.05 (holm; smallest possible: the pairs of each "
+                            "measure (1 test): 0.167; the systems against the perfect run (2 tests): 0.333): no difference there "
+                            "can be significant; --permutations 40 or more can")
+    assert holm.details == {"n_permutations": 5, "permutations_needed": 40,
+                            "smallest_p_adjusted": {"the pairs of each measure": 1 / 6, "the systems against the perfect run": 2 / 6}}
+    assert few_permutations(evidence(n_permutations=39, correction="holm", families=families)).details["smallest_p_adjusted"] == {
+        "the systems against the perfect run": 2 / 40}
+    assert few_permutations(evidence(n_permutations=40, correction="bonferroni", families=families)) is None
+    assert few_permutations(evidence(n_permutations=19, correction="bh", families=families)).details["permutations_needed"] == 20
+    assert few_permutations(evidence(n_permutations=20, correction="bh", families=families)) is None
+    assert few_permutations(evidence(n_permutations=0, correction="holm", families=families)) is None  # no tests asked for
+    assert few_permutations(evidence(n_permutations=5, correction="holm", families={"the pairs of each measure": 0})) is None
 
 
 def test_three_judged_queries_and_two_systems(hand):

@@ -12,6 +12,10 @@ Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Eviden
 * ``few_systems`` (note) — the agreement of the bias measures is not computed over fewer than
   :data:`MIN_AGREEMENT_SYSTEMS` audited systems (Kendall's τ over 2 systems is ±1 with p = 1; the exact test
   over n systems cannot go below p = 2/n!, which needs n ≥ 5 to fall under 0.05).
+* ``few_permutations`` (warning) — too few permutations for any test of a family to reach α: the smallest p-value
+  of B permutations is 1/(B + 1), and Holm or Bonferroni over m tests lift the smallest adjusted one to m/(B + 1);
+  a pair that "does not differ" was then never tested. Per family: the pairs of each measure, and the audited
+  systems against the perfect run.
 * ``ties`` (note) — runs whose tied scores were re-ordered by document id, as trec_eval does, with per-run
   counts: the audit then reads an order other than the file's.
 * ``documents_not_in_corpus`` (warning) — run documents below the audited depth that the corpus lacks (within
@@ -64,6 +68,10 @@ class Evidence:
     ties: Sequence[TieReport] = ()
     missing_documents: Mapping[str, int] = field(default_factory=dict)
     first_missing: str | None = None
+    n_permutations: int = 0
+    correction: str = "none"
+    alpha: float = 0.05
+    families: Mapping[str, int] = field(default_factory=dict)
 
 
 def few_queries(evidence: Evidence) -> AuditWarning | None:
@@ -103,6 +111,33 @@ def few_systems(evidence: Evidence) -> AuditWarning | None:
                         "never reaches p < 0.05", {"n_systems": evidence.n_systems, "min_systems": MIN_AGREEMENT_SYSTEMS})
 
 
+# corrections whose smallest adjusted p-value over m tests is m times the smallest p-value (BH's and none's: itself)
+FAMILY_WISE = ("holm", "bonferroni")
+
+
+def few_permutations(evidence: Evidence) -> AuditWarning | None:
+    permutations = evidence.n_permutations
+    if permutations <= 0:
+        return None
+    factor = evidence.correction in FAMILY_WISE
+
+    def floor(tests: int) -> float:
+        return min(1.0, (tests if factor else 1) / (permutations + 1))
+
+    untestable = {family: m for family, m in evidence.families.items() if m > 0 and floor(m) >= evidence.alpha}
+    if not untestable:
+        return None
+    largest = max(untestable.values()) if factor else 1
+    needed = next(b for b in range(int(largest / evidence.alpha) - 1, int(largest / evidence.alpha) + 2)
+                  if largest / (b + 1) < evidence.alpha)
+    where = "; ".join(f"{family} ({m} test{'s' if m != 1 else ''}): {floor(m):.3g}" for family, m in untestable.items())
+    return AuditWarning("few_permutations", "warning",
+                        f"{permutations} permutations leave no p_adjusted below alpha {evidence.alpha:g} ({evidence.correction}; "
+                        f"smallest possible: {where}): no difference there can be significant; --permutations {needed} or more "
+                        "can", {"n_permutations": permutations, "smallest_p_adjusted": {f: floor(m) for f, m in untestable.items()},
+                                "permutations_needed": needed})
+
+
 def ties(evidence: Evidence) -> AuditWarning | None:
     reordered = [t for t in evidence.ties if t.queries_reordered]
     if not reordered:
@@ -127,8 +162,8 @@ def documents_not_in_corpus(evidence: Evidence) -> AuditWarning | None:
                         {"runs": counts, "first": evidence.first_missing})
 
 
-DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, qrels_mismatch, documents_not_in_corpus, few_systems,
-                                                                    ties)
+DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, few_permutations, qrels_mismatch,
+                                                                    documents_not_in_corpus, few_systems, ties)
 
 
 def detect(evidence: Evidence) -> list[AuditWarning]:

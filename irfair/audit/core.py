@@ -223,7 +223,10 @@ def audit(
         judged_share={run.name: judged_share(run, qrel_map) for run in run_list},
         qrels_documents=len(judged), qrels_documents_missing=sum(1 for doc in judged if doc not in store) if store.complete else None,
         n_systems=len(run_list), agreement_measures=sum(len(m.headlines) for m in bias.measures), ties=ties,
-        missing_documents=_missing_per_run(missing, run_list), first_missing=first_missing)
+        missing_documents=_missing_per_run(missing, run_list), first_missing=first_missing,
+        n_permutations=inference.n_permutations, correction=inference.correction, alpha=inference.alpha,
+        families={"the pairs of each measure": len(pairs_of([run.name for run in run_list], baseline)),
+                  "the systems against the perfect run": len(run_list)})
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),
