@@ -3,7 +3,16 @@ queries, runs judged with another collection's qrels, two systems (no agreement 
 import pytest
 
 from irfair.audit import audit
-from irfair.audit.alerts import Evidence, detect, few_permutations, few_queries, few_systems, qrels_mismatch
+from irfair.audit.alerts import (
+    Evidence,
+    background_coverage,
+    detect,
+    few_permutations,
+    few_queries,
+    few_resamples,
+    few_systems,
+    qrels_mismatch,
+)
 from irfair.trec import Topic
 
 DOCS = {"d1": "the woman is a nurse and she", "d2": "the man is a doctor and he", "d3": "she is a girl", "d4": "he is a boy",
@@ -65,6 +74,20 @@ def test_few_permutations_by_hand():
     assert few_permutations(evidence(n_permutations=20, correction="bh", families=families)) is None
     assert few_permutations(evidence(n_permutations=0, correction="holm", families=families)) is None  # no tests asked for
     assert few_permutations(evidence(n_permutations=5, correction="holm", families={"the pairs of each measure": 0})) is None
+
+
+def test_few_resamples_and_background_coverage_by_hand():
+    """A 95% percentile CI has 0.025 B resamples in each tail: 40 is the fewest with one, 39 warns (0 asks for no
+    CI). A background run holding 2 of the 3 audited queries leaves NFaiRR undefined on the third."""
+    assert few_resamples(evidence(n_bootstrap=39)).message == (
+        "95% CIs from 39 bootstrap resamples: each 2.5% tail holds less than one resample, so a CI is the range of those "
+        "drawn; --bootstrap 40 or more (1000 by default)")
+    assert few_resamples(evidence(n_bootstrap=40)) is None and few_resamples(evidence(n_bootstrap=0)) is None
+    partial = background_coverage(evidence(background="bg", background_queries=2, audited_queries=3))
+    assert partial.message == "the NFaiRR background run bg holds 2 of the 3 audited queries: NFaiRR is undefined on the other 1"
+    assert partial.details == {"background": "bg", "queries_held": 2, "queries_audited": 3}
+    assert background_coverage(evidence(background="bg", background_queries=3, audited_queries=3)) is None
+    assert background_coverage(evidence()) is None
 
 
 def test_three_judged_queries_and_two_systems(hand):

@@ -330,6 +330,9 @@ def test_cli_options(toy_files, tmp_path, capsys):
      "irfair: error: gender words rekabsaz2021: no bias measure that counts them (rab, arab, nfairr, texfair) is among the "
      "bias measures (gsr)\n"),
     (("--format", "markdown", "--wide"), "irfair: error: --wide widens the terminal table (--format table), not --format markdown\n"),
+    # a relevance level no judgement reaches made every effectiveness measure 0, the perfect run's too
+    (("-l", "2"), "irfair: error: {qrels}: no judgement reaches relevance level 2 (-l): the highest grade is 1, so every "
+                  "effectiveness measure would be 0\n"),
 ])
 def test_cli_bad_values_are_one_line(toy_files, tmp_path, capsys, options, message):
     (tmp_path / "empty.txt").write_text("")
@@ -337,7 +340,7 @@ def test_cli_bad_values_are_one_line(toy_files, tmp_path, capsys, options, messa
     runs.mkdir()
     for name in ("S", "CS"):
         (runs / f"{name}.run").write_bytes(toy_files[name].read_bytes())
-    fields = {"tmp": tmp_path, "S": toy_files["S"], "runs": runs}
+    fields = {"tmp": tmp_path, "S": toy_files["S"], "runs": runs, "qrels": toy_files["qrels"]}
     options = [o.format(**fields) for o in options]
     code = _exit_code(lambda: main(_cli(toy_files, tmp_path / "out", *options)))
     err = capsys.readouterr().err
@@ -394,6 +397,8 @@ def test_nfairr_normalised_by_a_background_run_by_hand(hand):
     assert sys.loc["1", "nfairr@10"] == pytest.approx(1 / math.log2(3), abs=1e-12)
     assert sys.loc["3", "nfairr@10"] == 1.0 and np.isnan(perfect.loc["2", "nfairr@10"])
     assert result.bias.to_dict()["nfairr"]["normalised_by"] == "the top 200 documents of run run"
+    assert [w.details for w in result.warnings if w.kind == "background_coverage"] == [
+        {"background": "run", "queries_held": 2, "queries_audited": 3}]
     cut = _per_query(_hand_audit(hand, nfairr_background={"1": {"m1": 2.0, "b1": 1.0}}, nfairr_background_depth=1), "sys")
     assert np.isnan(cut.loc["1", "nfairr@10"]) and np.isnan(cut.loc["3", "nfairr@10"])
     assert result["sys"].bias.summaries["nfairr@10"].n_undefined == 1  # query 2, not in sys

@@ -98,6 +98,25 @@ def test_a_utf8_byte_order_mark_is_not_part_of_the_first_field(shared_data, tmp_
     assert list(run.ranking) == ["1"] and run.doc_ids("1") == ["a", "b"]
 
 
+def test_a_pipe_is_read_once_and_dev_null_is_empty(tmp_path):
+    """`irfair audit <(zcat run.gz)` gives a pipe, which can be read once: the fast reader used to read it and the
+    line reader (for a byte-order mark, say) then found it empty. /dev/null was "not found"."""
+    import gzip
+    import os
+    import threading
+
+    fifo = tmp_path / "run.fifo"
+    os.mkfifo(fifo)
+    data = gzip.compress(BOM + b"1 Q0 a 1 2.0 t\n1 Q0 b 2 1.0 t\n", mtime=0)
+    writer = threading.Thread(target=fifo.write_bytes, args=(data,))
+    writer.start()
+    run = read_run(fifo)
+    writer.join()
+    assert list(run.ranking) == ["1"] and run.doc_ids("1") == ["a", "b"]
+    with pytest.raises(IrfairInputError, match=r"^/dev/null: empty run file$"):
+        read_run("/dev/null")
+
+
 def test_vaswani_topics_as_tsv_with_a_header_count_93(shared_data, tmp_path):
     from irfair.errors import IrfairWarning
 

@@ -176,6 +176,19 @@ def test_a_folder_of_runs_is_its_run_files_sorted(tmp_path):
     assert [r.name for r in mixed] == ["results", "a", "b", "c"]
 
 
+def test_a_run_file_given_twice_is_one_line(tmp_path):
+    """Named twice, or named beside its folder, one file was audited as two systems (a and a-2, identical)."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a.run").write_text("1 Q0 d 1 1.0 a\n")
+    (folder / "b.run").write_text("1 Q0 d 1 1.0 b\n")
+    with pytest.raises(IrfairInputError, match=r"a\.run: run file given twice: it would be audited as two systems$"):
+        as_runs([folder / "a.run", folder / "a.run"])
+    with pytest.raises(IrfairInputError, match=r"runs/b\.run: run file given twice \(also as .*runs/\.\./runs/b\.run\)"):
+        as_runs([folder / ".." / "runs" / "b.run", folder])
+    assert [r.name for r in as_runs({"x": folder / "a.run", "y": folder / "a.run"})] == ["x", "y"]  # named apart: meant
+
+
 def test_folders_without_run_files_are_one_line(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -16,6 +16,10 @@ Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Eviden
   of B permutations is 1/(B + 1), and Holm or Bonferroni over m tests lift the smallest adjusted one to m/(B + 1);
   a pair that "does not differ" was then never tested. Per family: the pairs of each measure, and the audited
   systems against the perfect run.
+* ``few_resamples`` (warning) — fewer than :data:`MIN_RESAMPLES` bootstrap resamples: each 2.5 % tail of a
+  95 % percentile CI then holds less than one resample, so the CI is the range of the resamples drawn.
+* ``background_coverage`` (warning) — the NFaiRR background run lacks some audited queries: NFaiRR is undefined
+  there (it normalises by the background's documents), so it rests on the queries the background holds.
 * ``ties`` (note) — runs whose tied scores were re-ordered by document id, as trec_eval does, with per-run
   counts: the audit then reads an order other than the file's.
 * ``documents_not_in_corpus`` (warning) — run documents below the audited depth that the corpus lacks (within
@@ -32,6 +36,7 @@ from .ties import TieReport
 MIN_QUERIES = 20
 MIN_JUDGED_SHARE = 0.01
 MIN_AGREEMENT_SYSTEMS = 5
+MIN_RESAMPLES = 40  # 0.025 × 40 = 1: the fewest resamples whose 2.5 % tail holds one
 JUDGED_DEPTH = 10
 
 
@@ -72,6 +77,10 @@ class Evidence:
     correction: str = "none"
     alpha: float = 0.05
     families: Mapping[str, int] = field(default_factory=dict)
+    n_bootstrap: int = 0
+    background: str | None = None  # the NFaiRR background run's name
+    background_queries: int = 0  # the audited queries it holds
+    audited_queries: int = 0
 
 
 def few_queries(evidence: Evidence) -> AuditWarning | None:
@@ -138,6 +147,26 @@ def few_permutations(evidence: Evidence) -> AuditWarning | None:
                                 "permutations_needed": needed})
 
 
+def few_resamples(evidence: Evidence) -> AuditWarning | None:
+    resamples = evidence.n_bootstrap
+    if not 0 < resamples < MIN_RESAMPLES:
+        return None
+    return AuditWarning("few_resamples", "warning",
+                        f"95% CIs from {resamples} bootstrap resamples: each 2.5% tail holds less than one resample, so a CI "
+                        f"is the range of those drawn; --bootstrap {MIN_RESAMPLES} or more (1000 by default)",
+                        {"n_bootstrap": resamples, "min_resamples": MIN_RESAMPLES})
+
+
+def background_coverage(evidence: Evidence) -> AuditWarning | None:
+    if evidence.background is None or evidence.background_queries >= evidence.audited_queries:
+        return None
+    held, audited = evidence.background_queries, evidence.audited_queries
+    return AuditWarning("background_coverage", "warning",
+                        f"the NFaiRR background run {evidence.background} holds {held} of the {audited} audited queries: "
+                        f"NFaiRR is undefined on the other {audited - held}",
+                        {"background": evidence.background, "queries_held": held, "queries_audited": audited})
+
+
 def ties(evidence: Evidence) -> AuditWarning | None:
     reordered = [t for t in evidence.ties if t.queries_reordered]
     if not reordered:
@@ -162,8 +191,8 @@ def documents_not_in_corpus(evidence: Evidence) -> AuditWarning | None:
                         {"runs": counts, "first": evidence.first_missing})
 
 
-DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, few_permutations, qrels_mismatch,
-                                                                    documents_not_in_corpus, few_systems, ties)
+DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, few_permutations, few_resamples, qrels_mismatch,
+                                                                    documents_not_in_corpus, background_coverage, few_systems, ties)
 
 
 def detect(evidence: Evidence) -> list[AuditWarning]:

@@ -123,6 +123,7 @@ def audit(
     store_loading = _beside(_open_store, corpus, cache)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
+    _check_relevance_level(qrel_map, relevance_level, qrels)
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
@@ -226,7 +227,9 @@ def audit(
         missing_documents=_missing_per_run(missing, run_list), first_missing=first_missing,
         n_permutations=inference.n_permutations, correction=inference.correction, alpha=inference.alpha,
         families={"the pairs of each measure": len(pairs_of([run.name for run in run_list], baseline)),
-                  "the systems against the perfect run": len(run_list)})
+                  "the systems against the perfect run": len(run_list)},
+        n_bootstrap=inference.n_bootstrap, background=None if bias.background is None else bias.background.name,
+        background_queries=0 if bias.background is None else len(bias.background.lists), audited_queries=len(perfect.depth))
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),
@@ -252,6 +255,16 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def _check_relevance_level(qrels: Mapping[str, Mapping[str, int]], level: int, source) -> None:
+    """IrfairInputError when no judgement reaches ``level`` (trec_eval's -l): every effectiveness measure would be
+    0, the perfect run's included."""
+    highest = max((grade for docs in qrels.values() for grade in docs.values()), default=None)
+    if highest is not None and highest < level:
+        raise IrfairInputError(source if isinstance(source, (str, Path)) else None, None,
+                               f"no judgement reaches relevance level {level} (-l): the highest grade is {highest}, so every "
+                               "effectiveness measure would be 0")
 
 
 def _background_run(source, depth: int | None, bias, max_depth: int | None) -> tuple[Run | None, int]:

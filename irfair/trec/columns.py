@@ -25,7 +25,10 @@ _OTHER_BLANKS = (b"\t", b"\x1f")
 
 def _file_bytes(path: Path) -> bytes | None:
     """The file's bytes (decompressed as its first bytes say), \r\n read as \n, runs of tabs and \x1f made one space;
-    None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \n and \r\n."""
+    None when the file is missing or empty, holds non-ASCII bytes or line breaks other than \n and \r\n, or is not a
+    regular file (a pipe can be read once only: by the line reader, which names any fault)."""
+    if not path.is_file():
+        return None
     try:
         data = read_bytes(path)
     except IrfairInputError:

@@ -18,7 +18,7 @@ def read_lines(path: str | Path, what: str) -> list[str]:
     file = Path(path)
     if file.is_dir():
         raise IrfairInputError(file, None, f"is a folder, expected a {what} file")
-    if not file.is_file():
+    if not file.exists():  # a pipe (`<(zcat run.gz)`) or a device is read as it comes
         raise IrfairInputError(file, None, f"{what} file not found")
     data = read_bytes(file, what)
     try:

@@ -70,13 +70,20 @@ def _named(runs) -> list[tuple[str | None, object]]:
 
 
 def _folders_opened(named: list[tuple[str | None, object]]) -> list[tuple[str | None, object]]:
-    """Each folder among the runs replaced by its run files (:func:`.files.run_files`), each a system."""
+    """Each folder among the runs replaced by its run files (:func:`.files.run_files`), each a system;
+    IrfairInputError when one file comes twice (named twice, or named and inside a folder given too)."""
     out: list[tuple[str | None, object]] = []
+    seen: dict[Path, str | Path] = {}
     for name, obj in named:
-        if isinstance(obj, (str, Path)) and Path(obj).is_dir():
-            out += [(None, path) for path in run_files(obj)]
-        else:
-            out.append((name, obj))
+        files = [(None, path) for path in run_files(obj)] if isinstance(obj, (str, Path)) and Path(obj).is_dir() else [(name, obj)]
+        for item in files:
+            if isinstance(item[1], (str, Path)) and Path(item[1]).is_file():
+                key = Path(item[1]).resolve()
+                if key in seen:
+                    also = "" if str(seen[key]) == str(item[1]) else f" (also as {seen[key]})"
+                    raise IrfairInputError(item[1], None, f"run file given twice{also}: it would be audited as two systems")
+                seen[key] = item[1]
+            out.append(item)
     return out
 
 
