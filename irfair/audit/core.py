@@ -258,10 +258,11 @@ def audit(
 
 
 def _check_relevance_level(qrels: Mapping[str, Mapping[str, int]], level: int, source) -> None:
-    """IrfairInputError when no judgement reaches ``level`` (trec_eval's -l): every effectiveness measure would be
-    0, the perfect run's included."""
-    highest = max((grade for docs in qrels.values() for grade in docs.values()), default=None)
-    if highest is not None and highest < level:
+    """IrfairInputError when some judgement is relevant but none reaches ``level`` (trec_eval's -l): every
+    effectiveness measure would be 0, the perfect run's included. (Qrels without any relevant judgement leave no
+    usable query: the audit says so, naming each query's reason.)"""
+    highest = max((grade for docs in qrels.values() for grade in docs.values()), default=0)
+    if 0 < highest < level:
         raise IrfairInputError(source if isinstance(source, (str, Path)) else None, None,
                                f"no judgement reaches relevance level {level} (-l): the highest grade is {highest}, so every "
                                "effectiveness measure would be 0")
