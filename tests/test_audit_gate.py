@@ -65,6 +65,16 @@ def test_check_by_hand(result):
     assert result.check([]) == [] and result.check("map-above:bm25") == []
 
 
+def test_unknown_measure_lists_the_bias_measures_once_with_their_cut_offs():
+    """The audited measures of the README's audit made a 300-character line cut with '…'; grouped, they fit."""
+    from irfair.audit.gate import _listed
+
+    bias = [f"{m}@{k}" for m in ("rab_tc", "nfairr") for k in (5, 10)]
+    assert _listed(["gsr", "MAP", "P@10"], bias) == "gsr, MAP, P@10; rab_tc, nfairr at @5, @10"
+    assert _listed(["gsr"], ["rab_tc@5", "nfairr@10"]) == "gsr, rab_tc@5, nfairr@10"  # not every one at each cut-off
+    assert _listed(["gsr", "MAP"], []) == "gsr, MAP"
+
+
 def test_check_refuses_what_it_cannot_answer(result):
     with pytest.raises(IrfairInputError, match="unknown measure 'ndcg' \\(audited: gsr, MAP\\)"):
         result.check("ndcg-above:bm25")

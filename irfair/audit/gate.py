@@ -121,5 +121,16 @@ def _measure(result, condition: Condition) -> str:
     by_case = {m.lower(): m for m in known}
     found = by_case.get(condition.measure.lower())
     if found is None:
-        raise IrfairInputError(None, None, f"{condition.text}: unknown measure {condition.measure!r} (audited: {', '.join(known)})")
+        raise IrfairInputError(None, None, f"{condition.text}: unknown measure {condition.measure!r} "
+                                           f"(audited: {_listed(['gsr', *result.measures], result.bias_columns)})")
     return found
+
+
+def _listed(measures: list[str], bias_columns: list[str]) -> str:
+    """Measure names for a message, the bias measures' once with their cut-offs when every one has each:
+    ``gsr, MAP; rab_tc, nfairr at @5, @10``."""
+    names = list(dict.fromkeys(column.rsplit("@", 1)[0] for column in bias_columns))
+    cuts = list(dict.fromkeys(column.rsplit("@", 1)[1] for column in bias_columns if "@" in column))
+    if not bias_columns or {f"{n}@{k}" for n in names for k in cuts} != set(bias_columns):
+        return ", ".join([*measures, *bias_columns])
+    return f"{', '.join(measures)}; {', '.join(names)} at @{', @'.join(cuts)}"
