@@ -38,7 +38,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..rankers import make_ranker
-    from ..rankers.neural.folds import training_queries
+    from ..rankers.neural.folds import read_folds, training_queries
     from ..trec import check_run_queries, read_qrels, read_run, read_topics, write_run
 
     options.check_paths(args, files=("out", "log"))
@@ -49,7 +49,9 @@ def run(args: argparse.Namespace) -> int:
     candidates = read_run(args.candidates)
     check_run_queries(candidates, topics, args.topics)
     queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
-    training_queries(queries, qrels, candidates, args.folds, args.qrels)  # refused here, before the corpus is read
+    qids = training_queries(queries, qrels, candidates, args.folds, args.qrels)  # refused here, before the corpus is read
+    if args.folds_file is not None and os.path.exists(args.folds_file):
+        read_folds(args.folds_file, qids)  # its faults too
     log = args.log or f"{args.out}.log"
     ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
                          cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args), threads=args.threads,
