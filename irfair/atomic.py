@@ -1,6 +1,7 @@
 """Write files so that a reader never sees a partial one: temp file in the same folder, then rename."""
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import signal
@@ -35,6 +36,16 @@ def _remove_empty(folders: list[Path]) -> None:
             break
 
 
+def _readable_mode() -> int:
+    """The mode ``open()`` gives a new file under this process's umask (0o644 under umask 022), read once."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_NEW_FILE_MODE = _readable_mode()
+
+
 class WriteFailed(OSError):
     """Writing ``filename`` failed (a full disk, a refused write); what was half written was removed."""
 
@@ -54,18 +65,21 @@ def naming_target(private: Path, target: Path) -> Iterator[None]:
 
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
-    """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed."""
+    """Yield a temporary path beside ``path``; on success it replaces ``path``, on error it is removed.
+    The file gets the mode a plain ``open()`` would give it (``mkstemp``'s 0o600 would hide a run file
+    from the other users of a shared machine); an error, the final rename's included, names ``path``."""
     target = Path(path)
     created = _missing_folders(target.parent)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.fchmod(handle, _NEW_FILE_MODE)
     os.close(handle)
     tmp = Path(tmp_name)
     done = False
     try:
         with naming_target(tmp, target):
             yield tmp
-        os.replace(tmp, target)
+            os.replace(tmp, target)
         done = True
     finally:
         if tmp.exists():
@@ -119,6 +133,8 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
             staged[name] = tmp
         for name in staged:
             (out / name).parent.mkdir(parents=True, exist_ok=True)
+            if (out / name).is_dir():  # found before any move, so that no file of the set is replaced
+                raise WriteFailed(errno.EISDIR, "a folder is in the way of this output file", str(out / name))
         final = []
         with _signals_held():
             for name, tmp in staged.items():

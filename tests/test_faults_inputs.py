@@ -127,9 +127,33 @@ def test_numeric_options_out_of_range(argv):
     assert line.startswith(f"irfair: error: argument {option}") and f"see irfair {argv[0]} --help" in line
 
 
+_RANK = ["rank", "--corpus", "missing-corpus", "--topics", "missing-topics"]
+_TRAIN = ["train", "--corpus", "missing-corpus", "--topics", "missing-topics", "--qrels", "q", "--candidates", "r"]
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (_RANK + ["--ranker", "add", "--k1", "1.2"], "--k1 is a parameter of bm25, not of add"),
+    (_RANK + ["--ranker", "bm25", "--mu", "500"], "--mu is a parameter of qlm, not of bm25"),
+    (_RANK + ["--ranker", "bm25", "--variant", "hard"], "--variant is for the add and si rankers; bm25 ranks without embeddings"),
+    (_RANK + ["--ranker", "qlm", "--embeddings", "glove-6b-50d", "--variant", "regular"],
+     "--embeddings and --variant are for the add and si rankers; qlm ranks without embeddings"),
+    (_TRAIN + ["--ranker", "drmm", "--doc-len", "50"], "--doc-len is a parameter of matchpyramid, not of drmm"),
+    (_TRAIN + ["--ranker", "drmm", "--matching", "cosine"], "--matching is a parameter of matchpyramid, not of drmm"),
+    (_TRAIN + ["--ranker", "matchpyramid", "--interpolation-weight", "0.3"],
+     "--interpolation-weight is used only with --interpolate, which is not given"),
+])
+def test_an_option_the_chosen_ranker_does_not_use_is_refused_before_any_input_is_read(argv, expected, tmp_path):
+    code, out, err = run_cli(argv + ["--out", tmp_path / "x.run", "--no-cache"])
+    assert (code, out, err) == (2, "", f"irfair: error: {expected}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_ranker_parameters_are_checked_in_the_api_too():
     with pytest.raises(IrfairInputError, match="ranker bm25: b must be at most 1, not 2.0"):
         irfair.make_ranker("bm25", corpus={"d": "text"}, cache_dir=False, b=2)
+    with pytest.raises(IrfairInputError, match=r"^ranker drmm: interpolation_weight is used only with interpolate=True$"):
+        irfair.make_ranker("drmm", corpus={"d": "text"}, cache_dir=False, qrels={"1": {"d": 1}}, embeddings="unused",
+                           interpolation_weight=0.3)
 
 
 @pytest.fixture(scope="module")

@@ -26,15 +26,52 @@ def test_interpolation_with_first_stage_scores_by_hand():
 
 
 def test_folds_are_deterministic_and_reusable(tmp_path):
-    folds = make_folds(["10", "2", "1", "3", "11"], 2)
-    assert folds == [["1", "3", "11"], ["2", "10"]]
+    assert make_folds(["10", "2", "1", "3", "11"], 2) == [["1", "3", "11"], ["2", "10"]]
+    folds = make_folds(["10", "2", "1", "3", "11"], 3)
+    assert folds == [["1", "10"], ["2", "11"], ["3"]]
     path = tmp_path / "folds.json"
-    assert load_or_make_folds(["1", "2", "3", "10", "11"], 2, path) == folds
-    path.write_text(json.dumps({"folds": [["1", "2", "3", "10"], ["11"]]}))
-    assert load_or_make_folds(["1", "2", "3", "10", "11"], 2, path)[1] == ["11"]
-    path.write_text(json.dumps({"folds": [["1", "2"], ["11"]]}))
-    with pytest.raises(IrfairInputError, match="missing: 3, 10"):
-        load_or_make_folds(["1", "2", "3", "10", "11"], 2, path)
+    assert load_or_make_folds(["1", "2", "3", "10", "11"], 3, path) == folds
+    assert json.loads(path.read_text()) == {"folds": folds}
+    path.write_text(json.dumps({"folds": [["1", "2"], ["3", "10"], [11]]}))  # read back, a number as a query id
+    assert load_or_make_folds(["1", "2", "3", "10", "11"], 5, path) == [["1", "2"], ["3", "10"], ["11"]]
+
+
+QIDS = ["1", "2", "3", "10", "11"]
+SHAPE = 'folds file must be JSON {"folds": [[qid, ...], ...]}'
+BAD_FOLDS = {  # file text -> (line, what the one-line error says after the path)
+    '{"folds": [["1"],': (1, f"{SHAPE}; not JSON (Expecting value)"),
+    '[["1", "2"], ["3"], ["10", "11"]]': (None, f'{SHAPE}; found no list under "folds"'),
+    '{"folds": ["1 2", "3 10", "11"]}': (None, f"{SHAPE}; fold 1 is a str, not a list"),
+    '{"folds": [["1", 2.0], ["3"], ["10", "11"]]}': (None, f"{SHAPE}; fold 1 holds 2.0, not a query id"),
+    '{"folds": [["1", "2", "3"], ["10", "11"]]}':
+        (None, "folds file holds 2 folds; cross-validation needs at least 3 (training, validation and test folds)"),
+    '{"folds": [["1", "2"], ["3"], ["10", "11", "2"]]}': (None, "folds must list every query once; query 2 is in folds 1 and 3"),
+    '{"folds": [["1"], ["2"], ["10", "11"]]}': (None, "folds must list every query once; 1 re-ranked query is in no fold (3)"),
+    '{"folds": [["1", "2"], ["3", "99"], ["10", "11"], ["98"]]}':
+        (None, "fold 4 holds none of the re-ranked queries: nothing to test or validate on"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(BAD_FOLDS))
+def test_a_folds_file_that_cannot_split_the_queries_is_refused_in_one_line(text, tmp_path):
+    path = tmp_path / "folds.json"
+    path.write_text(text)
+    line, expected = BAD_FOLDS[text]
+    with pytest.raises(IrfairInputError) as caught:
+        load_or_make_folds(QIDS, 3, path)
+    assert caught.value.message == f"{path}{'' if line is None else f':{line}'}: {expected}"
+
+
+def test_a_folder_as_folds_file_is_refused_and_queries_beyond_the_topics_are_left_out_with_a_warning(tmp_path):
+    with pytest.raises(IrfairInputError, match="^" + str(tmp_path) + ": the folds file is a folder, expected a JSON file$"):
+        load_or_make_folds(QIDS, 3, tmp_path)
+    path = tmp_path / "folds.json"
+    path.write_text(json.dumps({"folds": [["1", "2", "99"], ["3"], ["10", "11", "abc"]]}))
+    with pytest.warns(IrfairWarning) as caught:
+        assert load_or_make_folds(QIDS, 3, path) == [["1", "2"], ["3"], ["10", "11"]]
+    assert [str(w.message) for w in caught] == [
+        f"{path}: 2 queries of the folds file are not re-ranked (not in the topics, or without candidates) and are left out: "
+        "99, abc"]
 
 
 TOPICS = ["football", "election", "piano", "volcano", "hospital", "banking", "cooking", "astronomy", "fishing",
@@ -139,6 +176,19 @@ def test_train_command_writes_run_and_log(w2v, tmp_path, capsys):
     assert read_run(tmp_path / "i.run").tag == "drmm+first-stage_w2v-gnews-26k"
     assert main(args[:-2] + ["--folds", "2"]) == 2
     assert "at least 3" in capsys.readouterr().err
+
+
+def test_train_refuses_a_two_fold_file_before_the_corpus_is_read(tmp_path, capsys):
+    from irfair.cli import main
+
+    args = _write_inputs(tmp_path)
+    (tmp_path / "docs.jsonl").unlink()  # never reached
+    folds = tmp_path / "folds.json"
+    folds.write_text(json.dumps({"folds": make_folds([str(q) for q in range(1, 16)], 2)}))
+    assert main(args + ["--folds-file", str(folds)]) == 2
+    assert capsys.readouterr().err == (f"irfair: error: {folds}: folds file holds 2 folds; cross-validation needs at least 3 "
+                                       "(training, validation and test folds)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cands.run", "folds.json", "qrels.txt", "topics.txt"]
 
 
 def test_train_help_shows_every_training_option_with_its_default(capsys):

@@ -31,11 +31,12 @@ def test_cli_choices_and_defaults_come_from_the_registry():
     rank = _subparser("rank")
     ranker = next(a for a in rank._actions if a.dest == "ranker")
     assert list(ranker.choices) == ["bm25", "qlm", "tfidf", "add", "si"]
-    defaults = {a.dest: a.default for a in rank._actions}
-    assert defaults["k1"] == 0.9 and defaults["b"] == 0.4 and defaults["mu"] == 1000.0
+    helps = {a.dest: a.help for a in rank._actions}  # an option not given is None; make_ranker takes the registry's default
+    assert helps["k1"].endswith("(bm25) (default: 0.9)") and helps["b"].endswith("(default: 0.4)")
+    assert helps["mu"].endswith("(qlm) (default: 1000.0)")
     train = _subparser("train")
     assert list(next(a for a in train._actions if a.dest == "ranker").choices) == ["drmm", "matchpyramid"]
-    assert {a.dest: a.default for a in train._actions}["top_n"] == 100
+    assert {a.dest: a.help for a in train._actions}["top_n"] == "candidates re-ranked per query (default: 100)"
 
 
 def test_make_ranker_builds_the_same_embedding_ranker_as_the_class(hand):

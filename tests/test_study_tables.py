@@ -118,6 +118,28 @@ def test_rank_change_tables():
     assert summary.loc[0, "pearson_r_abs_g_tau"] == pytest.approx(1.0) and summary.loc[0, "g_embeddings"] == "w2v"
 
 
+def test_a_study_without_debiased_embedding_rankers_or_a_second_measuring_embedding_has_empty_named_tables():
+    """--variants regular, or no --ranker-embeddings: no rank change to measure; one measuring embedding: no pair
+    to compare. The tables keep their columns (a CSV header, a Markdown header), the figure says why it is empty."""
+    from types import SimpleNamespace
+
+    from irfair.study.figures import tau_figure
+
+    before = Run("w2v_add", {"1": [("a", 3), ("b", 2)]})
+    query_g = pd.DataFrame({"w2v": [0.1, 0.0, -0.3]}, index=QIDS)
+    summary, per_query = rank_change_tables(SPECS[:1], {"w2v_add": before}, QIDS, query_g)
+    assert (len(summary), len(per_query)) == (0, 0)
+    assert list(summary.columns) == ["system", "variant", "g_embeddings", "mean_tau_distance", "pearson_r_abs_g_tau",
+                                     "pearson_p", "n_queries"]
+    assert list(per_query.columns) == ["system", "variant", "g_embeddings", "qid", "abs_g", "kendall_tau_distance"]
+    one = {"w2v-gnews-26k": AUDITS["w2v-gnews-26k"]}
+    reliability = reliability_table(one, query_genderedness_table(one))
+    assert len(reliability) == 0 and list(reliability.columns)[:2] == ["embeddings", "spearman_rho_gsr"]
+    fig = tau_figure(SimpleNamespace(rank_changes_per_query=per_query, tau_depth=50))
+    assert [t.get_text() for t in fig.axes[0].texts] == ["no debiased embedding ranker in this study\n(--variants, "
+                                                          "--ranker-embeddings)"]
+
+
 def test_direct_stereotype_tables():
     """d1 male (he, husband), d2 female (she twice vs him once), d3 neutral. Perfect list [d1, d2]:
     m = f = 1, gap (1+1)/(1+1) = 1; run list [d1, d3]: m = 1, f = 0, gap 2, Δgap 1, no female document."""

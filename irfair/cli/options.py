@@ -6,9 +6,10 @@ import os
 import sys
 
 from ..cache import CacheDir, writable_cache_dir
+from ..errors import IrfairInputError
 from ..executor import JOBS_ENV, SCHEDULER_ENV
 from ..paths import writable_file, writable_folder
-from ..rankers import RankerSpec
+from ..rankers import RANKERS, RankerSpec
 from ..rankers.registry import Parameter
 from ..settings import SETTINGS
 from ..trec import QUERY_FIELDS
@@ -195,14 +196,18 @@ def add_cache(parser: argparse.ArgumentParser, no_cache: bool = True) -> None:
         group.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
 
 
-def add_embeddings(parser: argparse.ArgumentParser) -> None:
-    """``--embeddings NAME|FILE``."""
-    parser.add_argument("--embeddings", default=DEFAULT_EMBEDDINGS, help="w2v-gnews-26k, glove-6b-50d or a vectors file")
+def add_embeddings(parser: argparse.ArgumentParser, only_if_given: bool = False) -> None:
+    """``--embeddings NAME|FILE``; with ``only_if_given`` its value is None unless given (the help still
+    names the default), for a command where only some choices use embeddings."""
+    help = "w2v-gnews-26k, glove-6b-50d or a vectors file"
+    parser.add_argument("--embeddings", default=None if only_if_given else DEFAULT_EMBEDDINGS,
+                        help=f"{help} (default: {DEFAULT_EMBEDDINGS})" if only_if_given else help)
 
 
 def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpec]) -> None:
-    """One option per parameter of the given rankers (``--k1``, ``--top-n``, ...), defaults from the registry.
-    A parameter only some of the rankers have names them in its help (``(matchpyramid)``)."""
+    """One option per parameter of the given rankers (``--k1``, ``--top-n``, ...), defaults from the registry
+    (shown in the help; the option itself defaults to None, so that :func:`ranker_parameters` knows what was
+    given). A parameter only some of the rankers have names them in its help (``(matchpyramid)``)."""
     owners: dict[str, list[str]] = {}
     first: dict[str, Parameter] = {}
     for spec in specs:
@@ -214,13 +219,27 @@ def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpe
         if parameter.type is bool:
             parser.add_argument(parameter.flag, dest=name, action="store_true", help=parameter.help + label)
         else:
-            parser.add_argument(parameter.flag, dest=name, type=parameter_type(parameter), default=parameter.default,
-                                choices=parameter.choices or None, help=parameter.help + label)
+            parser.add_argument(parameter.flag, dest=name, type=parameter_type(parameter), default=None,
+                                choices=parameter.choices or None,
+                                help=f"{parameter.help}{label} (default: {parameter.default})")
 
 
 def ranker_parameters(args: argparse.Namespace, spec: RankerSpec) -> dict[str, object]:
-    """The values of ``spec``'s parameters from parsed arguments."""
-    return {p.name: getattr(args, p.name) for p in spec.parameters}
+    """The values of ``spec``'s parameters given in parsed arguments (make_ranker takes the registry's
+    defaults for the others). IrfairInputError when an option of another ranker is given (``--k1`` with ``--ranker add``), or
+    an option without the flag it works under (``--interpolation-weight`` without ``--interpolate``)."""
+    own = {p.name for p in spec.parameters}
+    for other in RANKERS.values():
+        for parameter in other.parameters:
+            if parameter.name not in own and getattr(args, parameter.name, None) not in (None, False):
+                owners = ", ".join(s.name for s in RANKERS.values() if parameter in s.parameters)
+                raise IrfairInputError(None, None, f"{parameter.flag} is a parameter of {owners}, not of {spec.name}")
+    given = {p.name: getattr(args, p.name) for p in spec.parameters if getattr(args, p.name) not in (None, False)}
+    for parameter in spec.parameters:
+        if parameter.needs and parameter.name in given and parameter.needs not in given:
+            needed = next(p for p in spec.parameters if p.name == parameter.needs)
+            raise IrfairInputError(None, None, f"{parameter.flag} is used only with {needed.flag}, which is not given")
+    return given
 
 
 def check_paths(args: argparse.Namespace, folders: tuple[str, ...] = (), files: tuple[str, ...] = ()) -> None:

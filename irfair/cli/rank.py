@@ -26,10 +26,11 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="run file to write")
     options.add_query_field(p)
     p.add_argument("--index", default=None, help="an existing pyserini/Lucene index (bm25/qlm/tfidf only)")
-    p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
+    p.add_argument("--variant", choices=("regular", "hard", "strong"), default=None,
+                   help="debiasing of the embeddings (default: regular)")
     options.add_ranker_parameters(p, [RANKERS[name] for name in CHOICES])
     p.add_argument("--threads", type=options.positive_int, default=2, help="threads for Lucene indexing and search")
-    options.add_embeddings(p)
+    options.add_embeddings(p, only_if_given=True)
     options.add_cache(p)
 
 
@@ -39,17 +40,24 @@ def run(args: argparse.Namespace) -> int:
     from ..trec import read_run, read_topics, write_run
 
     options.check_paths(args, files=("out",))
-    topics = read_topics(args.topics)
-    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
     spec = RANKERS[args.ranker]
     if args.rerank and not spec.reranks:
         rerankers = ", ".join(n for n, s in RANKERS.items() if s.reranks and s.ranks_corpus)
         raise IrfairInputError(None, None, f"--rerank works with the {rerankers} rankers")
     if args.index and spec.needs_embeddings:
         raise IrfairInputError(None, None, f"--index is a Lucene index for bm25, qlm and tfidf; {spec.name} does not use it")
-    ranker = make_ranker(spec.name, corpus=args.corpus, embeddings=args.embeddings if spec.needs_embeddings else None,
-                         variant=args.variant, cache_dir=options.cache_dir(args), index=args.index, threads=args.threads,
-                         progress=options.progress(args), **options.ranker_parameters(args, spec))
+    unused = [flag for flag, value in (("--embeddings", args.embeddings), ("--variant", args.variant)) if value is not None]
+    if unused and not spec.needs_embeddings:
+        users = " and ".join(n for n, s in RANKERS.items() if s.needs_embeddings and s.ranks_corpus)
+        raise IrfairInputError(None, None, f"{' and '.join(unused)} {'are' if len(unused) > 1 else 'is'} for the {users} rankers; "
+                                           f"{spec.name} ranks without embeddings")
+    parameters = options.ranker_parameters(args, spec)
+    topics = read_topics(args.topics)
+    queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
+    ranker = make_ranker(spec.name, corpus=args.corpus,
+                         embeddings=(args.embeddings or options.DEFAULT_EMBEDDINGS) if spec.needs_embeddings else None,
+                         variant=args.variant or "regular", cache_dir=options.cache_dir(args), index=args.index, threads=args.threads,
+                         progress=options.progress(args), **parameters)
     run = ranker.rerank(queries, read_run(args.rerank), depth=args.depth) if args.rerank else ranker.rank(queries, depth=args.depth)
     without_vector = getattr(ranker, "n_docs_without_vector", 0)
     if without_vector and not args.quiet:

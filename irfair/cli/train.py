@@ -38,9 +38,11 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..rankers import make_ranker
-    from ..rankers.neural.folds import training_queries
+    from ..rankers.neural.folds import read_folds, training_queries
     from ..trec import check_run_queries, read_qrels, read_run, read_topics, write_run
 
+    parameters = options.ranker_parameters(args, RANKERS[args.ranker])
+    settings = {**RANKERS[args.ranker].defaults, **parameters}
     options.check_paths(args, files=("out", "log"))
     if args.folds_file is not None and not os.path.exists(args.folds_file):
         options.check_paths(args, files=("folds_file",))
@@ -49,16 +51,18 @@ def run(args: argparse.Namespace) -> int:
     candidates = read_run(args.candidates)
     check_run_queries(candidates, topics, args.topics)
     queries = {qid: topic.text(args.query_field) for qid, topic in topics.items()}
-    training_queries(queries, qrels, candidates, args.folds, args.qrels)  # refused here, before the corpus is read
+    qids = training_queries(queries, qrels, candidates, settings["folds"], args.qrels)  # refused here, before the corpus is read
+    if args.folds_file is not None and os.path.exists(args.folds_file):
+        read_folds(args.folds_file, qids)  # its faults too
     log = args.log or f"{args.out}.log"
     ranker = make_ranker(args.ranker, corpus=args.corpus, embeddings=args.embeddings, variant=args.variant,
                          cache_dir=options.cache_dir(args), qrels=qrels, progress=options.progress(args), threads=args.threads,
-                         folds_file=args.folds_file, log_path=log, **options.ranker_parameters(args, RANKERS[args.ranker]))
+                         folds_file=args.folds_file, log_path=log, **parameters)
     if not options.progress(args):
         ranker.report = options.log(args)
     run = ranker.rerank(queries, candidates)
     write_run(args.out, run)
     training = ranker.training
-    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {args.top_n}), tag {run.tag}; "
+    print(f"wrote {args.out}: {len(run.ranking)} queries re-ranked (top {settings['top_n']}), tag {run.tag}; "
           f"{training.summary()}; {training.seconds:.0f} s; training log {log}")
     return 0

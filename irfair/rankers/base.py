@@ -73,6 +73,10 @@ def _parameters(spec: RankerSpec, params: Mapping[str, object]) -> dict[str, obj
             if problem is not None:
                 raise IrfairInputError(None, None, f"ranker {spec.name}: {parameter.name} {problem}, not {value!r}")
             values[parameter.name] = value
+    for parameter in spec.parameters:
+        if parameter.needs and params.get(parameter.name) is not None and not values[parameter.needs]:
+            raise IrfairInputError(None, None, f"ranker {spec.name}: {parameter.name} is used only with "
+                                               f"{parameter.needs}=True")
     return values
 
 

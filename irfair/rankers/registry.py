@@ -14,7 +14,7 @@ NEURAL = "neural"
 class Parameter:
     """One ranker parameter: name (a Python identifier; ``--name-with-dashes`` on the command line),
     default, type, a help text and its valid range (``low``/``high`` inclusive; ``above`` exclusive) or,
-    for a text parameter, its ``choices``."""
+    for a text parameter, its ``choices``; ``needs``: the flag parameter without which it is not used."""
 
     name: str
     default: float | int | bool | str
@@ -24,6 +24,7 @@ class Parameter:
     high: float | None = None
     above: float | None = None
     choices: tuple[str, ...] = ()
+    needs: str | None = None
 
     def problem(self, value: float | str) -> str | None:
         """Why ``value`` is out of range (None when it is valid), e.g. ``must be at least 3``."""
@@ -84,7 +85,7 @@ _NEURAL_PARAMETERS = (
     Parameter("seed", 0, int, "random seed of training", low=0, high=2**32 - 1),
     Parameter("interpolate", False, bool, "mix in the candidates' own scores (see --interpolation-weight)"),
     Parameter("interpolation_weight", 0.5, float, "weight of the candidates' min-max scores under --interpolate",
-              low=0, high=1),
+              low=0, high=1, needs="interpolate"),
 )
 _MATCHPYRAMID_PARAMETERS = (
     Parameter("doc_len", 300, int, "document tokens in the matching matrix", low=1),

@@ -54,6 +54,9 @@ def tau_figure(result):
         ax.xaxis.set_major_locator(ticker().MaxNLocator(5))
         if len(part):  # above the panel, never over its points
             ax.legend(fontsize=7, ncol=2, loc="lower left", bbox_to_anchor=(0, 1.01), borderaxespad=0, frameon=False)
+        else:
+            ax.text(0.5, 0.5, "no debiased embedding ranker in this study\n(--variants, --ranker-embeddings)",
+                    ha="center", va="center", fontsize=9, transform=ax.transAxes)
     axes.flat[0].set_ylabel(f"Kendall τ distance, top-{result.tau_depth} lists\nbefore vs after debiasing")
     fig.tight_layout()
     return fig

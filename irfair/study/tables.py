@@ -130,9 +130,15 @@ def query_genderedness_table(audits: Mapping[str, AuditResult]) -> pd.DataFrame:
     })
 
 
+RELIABILITY_COLUMNS = ["embeddings", "spearman_rho_gsr", "spearman_p", "n_systems", "pearson_r_query_g", "pearson_p", "n_queries"]
+RANK_CHANGE_COLUMNS = ["system", "variant", "g_embeddings", "mean_tau_distance", "pearson_r_abs_g_tau", "pearson_p", "n_queries"]
+RANK_CHANGE_PER_QUERY_COLUMNS = ["system", "variant", "g_embeddings", "qid", "abs_g", "kendall_tau_distance"]
+
+
 def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) -> pd.DataFrame:
     """For each pair of measuring embeddings: Spearman ρ of the systems' GSR (``spearman_rho_gsr``, ``spearman_p``,
-    over ``n_systems``) and Pearson r of g(q) (``pearson_r_query_g``, ``pearson_p``, over ``n_queries``)."""
+    over ``n_systems``) and Pearson r of g(q) (``pearson_r_query_g``, ``pearson_p``, over ``n_queries``); no
+    row (the columns still named) with one measuring embedding."""
     rows = []
     names = list(audits)
     for i, first in enumerate(names):
@@ -148,7 +154,7 @@ def reliability_table(audits: Mapping[str, AuditResult], query_g: pd.DataFrame) 
                 "pearson_r_query_g": r.statistic if r else float("nan"), "pearson_p": r.pvalue if r else float("nan"),
                 "n_queries": len(both),
             })
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=RELIABILITY_COLUMNS)
 
 
 def kendall_tau_distance(before: Sequence[str], after: Sequence[str], k: int = TAU_DEPTH) -> float:
@@ -168,7 +174,8 @@ def rank_change_tables(specs: Sequence[SystemSpec], runs: Mapping[str, Run], qid
                        query_g: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Kendall τ distance of each debiased embedding ranker's lists from its regular variant's, per query,
     and per system its mean and Pearson r with |g(q)|: ``(summary, per_query)``. |g(q)| is measured with the
-    system's own ranking embedding when it is a measuring one (else the first), named in ``g_embeddings``."""
+    system's own ranking embedding when it is a measuring one (else the first), named in ``g_embeddings``.
+    Without a debiased embedding ranker both tables have no row, their columns still named."""
     summary, per_query = [], []
     for spec in specs:
         if spec.family != EMBEDDING or spec.variant == "regular":
@@ -187,7 +194,7 @@ def rank_change_tables(specs: Sequence[SystemSpec], runs: Mapping[str, Run], qid
                         "mean_tau_distance": frame["kendall_tau_distance"].mean(),
                         "pearson_r_abs_g_tau": r.statistic if r else float("nan"),
                         "pearson_p": r.pvalue if r else float("nan"), "n_queries": len(frame)})
-    return pd.DataFrame(summary), pd.DataFrame(per_query)
+    return pd.DataFrame(summary, columns=RANK_CHANGE_COLUMNS), pd.DataFrame(per_query, columns=RANK_CHANGE_PER_QUERY_COLUMNS)
 
 
 def direct_stereotype_tables(lists: Mapping[str, Mapping[str, Sequence[str]]], store: TermStore,

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ...atomic import write_text
-from ...errors import IrfairInputError
+from ...errors import IrfairInputError, IrfairWarning
 from ...trec import Qrels, Run, natural_qid_key
 
 
@@ -16,22 +17,79 @@ def make_folds(qids: Sequence[str], k: int = 5) -> list[list[str]]:
     return [ordered[i::k] for i in range(k)]
 
 
+MIN_FOLDS = 3  # a training, a validation and a test fold
+_SHAPE = 'folds file must be JSON {"folds": [[qid, ...], ...]}'
+
+
+def _read_folds(path: Path) -> list[list[str]]:
+    """The folds of a folds file as lists of query ids (text), or IrfairInputError saying what is wrong."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise IrfairInputError(path, exc.lineno, f"{_SHAPE}; not JSON ({exc.msg})") from None
+    except UnicodeDecodeError:
+        raise IrfairInputError(path, None, f"{_SHAPE}; not UTF-8 text") from None
+    if not isinstance(document, dict) or not isinstance(document.get("folds"), list):
+        raise IrfairInputError(path, None, f"{_SHAPE}; found no list under \"folds\"")
+    folds = []
+    for number, fold in enumerate(document["folds"], 1):
+        if not isinstance(fold, list):
+            raise IrfairInputError(path, None, f"{_SHAPE}; fold {number} is a {type(fold).__name__}, not a list")
+        bad = next((q for q in fold if isinstance(q, bool) or not isinstance(q, (str, int))), None)
+        if bad is not None:
+            raise IrfairInputError(path, None, f"{_SHAPE}; fold {number} holds {json.dumps(bad)}, not a query id")
+        folds.append([str(q) for q in fold])
+    if len(folds) < MIN_FOLDS:
+        held = f"{len(folds)} fold{'' if len(folds) == 1 else 's'}"
+        raise IrfairInputError(path, None, f"folds file holds {held}; cross-validation needs at least {MIN_FOLDS} "
+                                           "(training, validation and test folds)")
+    return folds
+
+
+def read_folds(path: str | Path, qids: Sequence[str]) -> tuple[list[list[str]], list[str]]:
+    """The folds of the folds file ``path`` restricted to ``qids``, and the query ids it lists beyond them.
+    IrfairInputError unless it is a JSON file of at least :data:`MIN_FOLDS` folds listing every query of
+    ``qids`` exactly once, each fold holding at least one of them."""
+    path = Path(path)
+    if path.is_dir():
+        raise IrfairInputError(path, None, "the folds file is a folder, expected a JSON file")
+    folds = _read_folds(path)
+    seen: dict[str, int] = {}
+    for number, fold in enumerate(folds, 1):
+        for qid in fold:
+            if qid in seen:
+                where = f"in folds {seen[qid]} and {number}" if seen[qid] != number else f"twice in fold {number}"
+                raise IrfairInputError(path, None, f"folds must list every query once; query {qid} is {where}")
+            seen[qid] = number
+    missing = sorted(set(qids) - seen.keys(), key=natural_qid_key)
+    if missing:
+        are = "query is" if len(missing) == 1 else "queries are"
+        raise IrfairInputError(path, None, f"folds must list every query once; {len(missing)} re-ranked {are} in no fold "
+                                           f"({_some(missing)})")
+    wanted = set(qids)
+    kept = [[q for q in fold if q in wanted] for fold in folds]
+    empty = [number for number, fold in enumerate(kept, 1) if not fold]
+    if empty:
+        raise IrfairInputError(path, None, f"fold {empty[0]} holds none of the re-ranked queries: nothing to test or validate on")
+    return kept, sorted(seen.keys() - wanted, key=natural_qid_key)
+
+
+def _some(qids: Sequence[str]) -> str:
+    return ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
+
+
 def load_or_make_folds(qids: Sequence[str], k: int, path: str | Path | None) -> list[list[str]]:
-    """Folds from ``path`` when it exists (every query must be in exactly one fold), else made and written there."""
-    if path is not None and Path(path).is_file():
-        try:
-            folds = json.loads(Path(path).read_text(encoding="utf-8"))["folds"]
-            listed = [str(q) for fold in folds for q in fold]
-        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
-            raise IrfairInputError(path, None, 'folds file must be JSON {"folds": [[qid, ...], ...]}') from None
-        missing = sorted(set(qids) - set(listed), key=natural_qid_key)
-        if missing or len(listed) != len(set(listed)):
-            raise IrfairInputError(path, None, f"folds must list every query once (missing: {', '.join(missing[:5]) or 'none'})")
-        wanted = set(qids)
-        return [[str(q) for q in fold if str(q) in wanted] for fold in folds]
-    folds = make_folds(qids, k)
-    if path is not None:
-        write_text(path, json.dumps({"folds": folds}, indent=1) + "\n")
+    """Folds from ``path`` when it exists (:func:`read_folds`; the queries it lists beyond ``qids`` are
+    left out with one warning), else ``k`` folds made and written there."""
+    if path is None or not Path(path).exists():
+        folds = make_folds(qids, k)
+        if path is not None:
+            write_text(path, json.dumps({"folds": folds}, indent=1) + "\n")
+        return folds
+    folds, unknown = read_folds(path, qids)
+    if unknown:
+        warnings.warn(f"{path}: {len(unknown)} queries of the folds file are not re-ranked (not in the topics, or without "
+                      f"candidates) and are left out: {_some(unknown)}", IrfairWarning, stacklevel=2)
     return folds
 
 

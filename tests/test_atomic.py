@@ -1,0 +1,39 @@
+"""Atomic writes: the mode a written file gets, and the path an error names."""
+import os
+import stat
+
+import pytest
+
+from irfair.atomic import WriteFailed, write_outputs, write_text
+
+
+@pytest.fixture
+def umask_022():
+    previous = os.umask(0o022)
+    yield
+    os.umask(previous)
+
+
+def test_a_written_file_is_readable_by_others_as_open_would_make_it(tmp_path, umask_022):
+    write_text(tmp_path / "a.run", "1 Q0 d 1 1.0 x\n")
+    # mkstemp makes 0o600; a plain open() under umask 022 makes 0o644
+    assert stat.S_IMODE((tmp_path / "a.run").stat().st_mode) == 0o644
+
+
+def test_a_folder_in_the_way_of_the_file_is_named_not_the_temporary_file(tmp_path):
+    (tmp_path / "folds.json").mkdir()
+    with pytest.raises(WriteFailed) as caught:
+        write_text(tmp_path / "folds.json", "{}")
+    assert caught.value.filename == str(tmp_path / "folds.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folds.json"]
+
+
+def test_a_folder_in_the_way_of_one_output_moves_none_of_them(tmp_path):
+    (tmp_path / "b.csv").mkdir()
+    (tmp_path / "a.csv").write_text("user's file\n")
+    writers = {"a.csv": lambda p: p.write_text("new\n"), "b.csv": lambda p: p.write_text("new\n")}
+    with pytest.raises(WriteFailed) as caught:
+        write_outputs(tmp_path, writers)
+    assert caught.value.filename == str(tmp_path / "b.csv")
+    assert (tmp_path / "a.csv").read_text() == "user's file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.csv"]
