@@ -1,15 +1,24 @@
-"""Write files so that a reader never sees a partial one: temp file in the same folder, then rename."""
+"""Write files so that a reader never sees a partial one: temp file in the same folder, then rename; and never
+replace, in an output folder, a file irfair did not write there (:func:`write_outputs`)."""
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 import shutil
 import signal
 import tempfile
 import threading
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from .errors import IrfairWarning
+
+# in an output folder, what irfair wrote there: {"files": {relative name: SHA-256 of the bytes written}}
+OUTPUTS_MANIFEST = ".irfair-outputs.json"
 
 
 def safe_filename(name: str) -> str:
@@ -25,6 +34,30 @@ def _missing_folders(folder: Path) -> list[Path]:
         missing.append(current)
         current = current.parent
     return missing
+
+
+def _digest(path: Path) -> str:
+    """SHA-256 of the file's bytes (hex)."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def _written_by_irfair(folder: Path) -> dict[str, str]:
+    """What the folder's :data:`OUTPUTS_MANIFEST` says irfair wrote ({} when it has none or it cannot be read: then
+    no file there is taken for irfair's)."""
+    try:
+        files = json.loads((folder / OUTPUTS_MANIFEST).read_text(encoding="utf-8"))["files"]
+        return {str(name): str(digest) for name, digest in files.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def _kept_name(path: Path) -> Path:
+    """``<name>.kept-<n>`` beside ``path``, the first n from 1 that is free."""
+    n = 1
+    while (path.parent / f"{path.name}.kept-{n}").exists():
+        n += 1
+    return path.parent / f"{path.name}.kept-{n}"
 
 
 def _remove_empty(folders: list[Path]) -> None:
@@ -116,6 +149,10 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
     succeeded are the files moved into ``out_dir`` (with signals held back, so that the moves are not
     cut in the middle). On any failure (a full disk, a signal) the staging folder is removed, and so are
     the folders this call created. Returns the final paths.
+
+    A file already at an output's place that irfair did not write there (its name and bytes are not in the
+    folder's :data:`OUTPUTS_MANIFEST`: the user's own ``gsr.csv``, or an output the user edited) is not
+    replaced but moved aside to ``<name>.kept-<n>``, with one warning each.
     """
     out = Path(out_dir)
     created = _missing_folders(out)
@@ -135,12 +172,22 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
             (out / name).parent.mkdir(parents=True, exist_ok=True)
             if (out / name).is_dir():  # found before any move, so that no file of the set is replaced
                 raise WriteFailed(errno.EISDIR, "a folder is in the way of this output file", str(out / name))
-        final = []
+        written = _written_by_irfair(out)
+        digests = {name: _digest(tmp) for name, tmp in staged.items()}
+        foreign = [name for name in staged if (out / name).exists() and written.get(name) != _digest(out / name)]
+        final, kept = [], []
         with _signals_held():
+            for name in foreign:
+                kept.append((out / name, _kept_name(out / name)))
+                os.rename(*kept[-1])
             for name, tmp in staged.items():
                 os.replace(tmp, out / name)
                 final.append(out / name)
+            manifest = {name: digest for name, digest in written.items() if (out / name).is_file()} | digests
+            write_text(out / OUTPUTS_MANIFEST, json.dumps({"files": dict(sorted(manifest.items()))}, indent=1) + "\n")
         done = True
+        for path, aside in kept:
+            warnings.warn(IrfairWarning(f"{path}: irfair did not write this file; kept as {aside.name}"), stacklevel=2)
         return final
     finally:
         if staging is not None:

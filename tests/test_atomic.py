@@ -37,3 +37,35 @@ def test_a_folder_in_the_way_of_one_output_moves_none_of_them(tmp_path):
     assert caught.value.filename == str(tmp_path / "b.csv")
     assert (tmp_path / "a.csv").read_text() == "user's file\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.csv", "b.csv"]
+
+
+def test_an_output_folder_keeps_the_files_irfair_did_not_write(tmp_path):
+    """A study or audit folder may hold the user's own gsr.csv, or an output the user edited: moved aside to
+    <name>.kept-<n> with a warning, never replaced; what irfair wrote there (name and SHA-256 in the folder's
+    manifest) is replaced without a word."""
+    import hashlib
+    import json
+    import warnings
+
+    from irfair.errors import IrfairWarning
+
+    def text(value):
+        return lambda path: path.write_text(value)
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "gsr.csv").write_text("mine\n")
+    (out / "notes.txt").write_text("notes\n")
+    with pytest.warns(IrfairWarning, match=r"out/gsr\.csv: irfair did not write this file; kept as gsr\.csv\.kept-1$"):
+        write_outputs(out, {"gsr.csv": text("a\n"), "table.txt": text("t\n")})
+    assert (out / "gsr.csv.kept-1").read_text() == "mine\n" and (out / "gsr.csv").read_text() == "a\n"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        write_outputs(out, {"gsr.csv": text("b\n")})
+    (out / "table.txt").write_text("edited\n")
+    with pytest.warns(IrfairWarning, match=r"table\.txt: irfair did not write this file; kept as table\.txt\.kept-1$"):
+        write_outputs(out, {"table.txt": text("t2\n")})
+    assert sorted(p.name for p in out.iterdir()) == [".irfair-outputs.json", "gsr.csv", "gsr.csv.kept-1", "notes.txt", "table.txt",
+                                                     "table.txt.kept-1"]
+    assert json.loads((out / ".irfair-outputs.json").read_text()) == {
+        "files": {"gsr.csv": hashlib.sha256(b"b\n").hexdigest(), "table.txt": hashlib.sha256(b"t2\n").hexdigest()}}

@@ -1,6 +1,7 @@
 """``irfair audit`` on trec_eval's own test files gives trec_eval's numbers, with -m, -q, -c, -M and -l as trec_eval 10 has
 them (the files and the command behind each expected output: ../shared/data/README.md)."""
 import csv
+import hashlib
 import json
 import zlib
 
@@ -163,8 +164,13 @@ def test_a_repeated_audit_writes_the_same_files(collection, capsys, tmp_path):
         created = json.loads((out / "audit.json").read_text())["provenance"]["created"]
         outputs.append((capsys.readouterr().out, {path.name: path.read_bytes().replace(created.encode(), b"CREATED")
                                                   for path in sorted(out.iterdir())}))
-    assert sorted(outputs[0][1]) == ["agreement.csv", "audit.json", "comparisons.csv", "per_query.csv", "report.html",
-                                     "scatter_perfect.png", "scatter_random.png", "scatter_results.png", "table.tsv", "table.txt"]
+    written = ["agreement.csv", "audit.json", "comparisons.csv", "per_query.csv", "report.html", "scatter_perfect.png",
+               "scatter_random.png", "scatter_results.png", "table.tsv", "table.txt"]
+    assert sorted(outputs[0][1]) == [".irfair-outputs.json", *written]
     assert outputs[0][0] == outputs[1][0]
-    for name in outputs[0][1]:
+    for name in written:
         assert outputs[0][1][name] == outputs[1][1][name], name
+    # what irfair wrote there, for the next audit: every output's SHA-256 (audit.json's holds its creation time)
+    manifest = json.loads((tmp_path / "out" / ".irfair-outputs.json").read_text())["files"]
+    table = (tmp_path / "out" / "table.txt").read_bytes()
+    assert sorted(manifest) == written and manifest["table.txt"] == hashlib.sha256(table).hexdigest()
