@@ -86,3 +86,14 @@ def test_study_on_time(shared_data, tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.err.count("reusing") == 15 and "relative_gsr_pct_ci95_glove" in captured.out
     assert (out / "runs" / "drmm_w2v_hard.log").read_text().startswith("fold")
+
+
+def test_the_folds_file_is_named_by_the_queries(tmp_path):
+    """A study rerun with other topics read its own runs/folds.json, made for the first topics, and failed on it
+    ("re-ranked queries are in no fold"): the folds file is now named by the query ids."""
+    from irfair.study.runs import folds_path
+
+    first = folds_path(tmp_path, {"1": "a", "2": "b"})
+    assert folds_path(tmp_path, {"2": "other text", "1": "a"}) == first  # the ids decide, not their order or text
+    assert folds_path(tmp_path, {"1": "a", "3": "c"}) != first and first.parent == tmp_path
+    assert first.name.startswith("folds-") and first.suffix == ".json"

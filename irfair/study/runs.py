@@ -47,6 +47,12 @@ def run_key(spec: SystemSpec, corpus: Corpus, queries: Mapping[str, str], qrels:
     return key
 
 
+def folds_path(runs_dir: Path, queries: Mapping[str, str]) -> Path:
+    """The neural re-rankers' folds file for these queries: named by their ids, so that a study rerun with other
+    topics makes its own folds instead of reading folds that miss its queries."""
+    return runs_dir / f"folds-{_digest(sorted(queries))}.json"
+
+
 def build_runs(specs: list[SystemSpec], corpus: Corpus, store: TermStore, topics: Mapping[str, Topic], qrels: Qrels,
                config: StudyConfig, runs_dir: Path, cache_dir: CacheDir, progress: bool,
                log: Callable[[str], None]) -> dict[str, Path]:
@@ -70,7 +76,7 @@ def build_runs(specs: list[SystemSpec], corpus: Corpus, store: TermStore, topics
             spec.ranker, corpus=corpus, embeddings=spec.embeddings, variant=spec.variant,
             cache_dir=cache_dir, qrels=qrels if neural else None,
             threads=config.threads, progress=progress, store=store,
-            folds_file=runs_dir / "folds.json" if neural else None, log_path=runs_dir / f"{spec.name}.log" if neural else None,
+            folds_file=folds_path(runs_dir, queries) if neural else None, log_path=runs_dir / f"{spec.name}.log" if neural else None,
             **({"top_n": config.neural_candidates, "epochs": config.neural_epochs, "seed": config.seed} if neural else {}),
         )
         if neural:
