@@ -108,3 +108,20 @@ def test_bad_embedding_files(tmp_path):
     with pytest.raises(IrfairInputError, match="not a word2vec binary"):
         (tmp_path / "junk.bin").write_bytes(b"\x00\x01junk")
         load_embeddings(tmp_path / "junk.bin")
+
+
+def test_embeddings_from_a_pipe_and_an_empty_device(tmp_path):
+    """`--embeddings <(zcat vectors.txt.gz)` is a pipe, read once as it comes; /dev/null exists and is empty (it was
+    "embeddings not found")."""
+    import os
+    import threading
+
+    fifo = tmp_path / "vectors.fifo"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("she 1 0\nhe -1 0\nnurse 0.5 0.5\n",))
+    writer.start()
+    embeddings = load_embeddings(fifo)
+    writer.join()
+    assert embeddings.words == ["she", "he", "nurse"] and embeddings.vectors.shape == (3, 2)
+    with pytest.raises(IrfairInputError, match=r"^/dev/null: no word vectors in this file$"):
+        load_embeddings("/dev/null")

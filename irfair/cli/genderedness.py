@@ -21,7 +21,7 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="topic field used as the query, with --topics (default title)")
     p.add_argument("--top", type=options.positive_int, default=None,
                    help=f"how many queries to list at each end, with --topics (default {DEFAULT_TOP})")
-    options.add_format(p, "the scores are")
+    options.add_format(p, "the scores table")
     options.add_embeddings(p)
     options.add_cache(p)
 

@@ -295,8 +295,11 @@ def load_embeddings(spec, cache_dir: str | Path | None = None) -> Embeddings:
         embeddings = read_folder(path)
         embeddings.path = str(path)
         return embeddings
-    if not path.is_file():
+    if not path.exists():
         raise IrfairInputError(path, None, f"embeddings not found: expected one of {', '.join(NAMED_EMBEDDINGS)} or a file")
+    if not path.is_file():  # a pipe or a device: read once, as it comes
+        words, vectors = _read_file(path)
+        return Embeddings(path.name, words, vectors, source=_source("file", path), path=str(path))
     if cache_dir is not None:
         embeddings = _parsed_entry(path, Path(cache_dir))
         embeddings.path = str(path)
