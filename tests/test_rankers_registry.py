@@ -74,3 +74,18 @@ def test_neural_rankers_only_rerank(hand):
         drmm.rank({"1": "nurse"})
     with pytest.raises(IrfairInputError, match="at least 3"):
         make_ranker("matchpyramid", corpus=DOCS, embeddings=hand, qrels={}, cache_dir=False, folds=2)
+
+
+def test_a_zero_given_on_the_command_line_is_given():
+    """Options default to None so that the CLI knows what was given; 0 and 0.0 are given values (`0 in (None, False)`
+    is true in Python: --k1 0 and --interpolation-weight 0 fell back to 0.9 and 0.5)."""
+    import argparse
+
+    from irfair.cli import options
+
+    parser = argparse.ArgumentParser()
+    options.add_ranker_parameters(parser, [RANKERS["bm25"], RANKERS["drmm"]])
+    assert options.ranker_parameters(parser.parse_args(["--k1", "0"]), RANKERS["bm25"]) == {"k1": 0.0}
+    given = parser.parse_args(["--interpolate", "--interpolation-weight", "0"])
+    assert options.ranker_parameters(given, RANKERS["drmm"]) == {"interpolate": True, "interpolation_weight": 0.0}
+    assert options.ranker_parameters(parser.parse_args([]), RANKERS["bm25"]) == {}

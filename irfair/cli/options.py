@@ -224,6 +224,11 @@ def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpe
                                 help=f"{parameter.help}{label} (default: {parameter.default})")
 
 
+def _given(value: object) -> bool:
+    """An option was given: a value (0 and 0.0 included; ``0 in (None, False)`` is true in Python), or a flag set."""
+    return value is not None and value is not False
+
+
 def ranker_parameters(args: argparse.Namespace, spec: RankerSpec) -> dict[str, object]:
     """The values of ``spec``'s parameters given in parsed arguments (make_ranker takes the registry's
     defaults for the others). IrfairInputError when an option of another ranker is given (``--k1`` with ``--ranker add``), or
@@ -231,10 +236,10 @@ def ranker_parameters(args: argparse.Namespace, spec: RankerSpec) -> dict[str, o
     own = {p.name for p in spec.parameters}
     for other in RANKERS.values():
         for parameter in other.parameters:
-            if parameter.name not in own and getattr(args, parameter.name, None) not in (None, False):
+            if parameter.name not in own and _given(getattr(args, parameter.name, None)):
                 owners = ", ".join(s.name for s in RANKERS.values() if parameter in s.parameters)
                 raise IrfairInputError(None, None, f"{parameter.flag} is a parameter of {owners}, not of {spec.name}")
-    given = {p.name: getattr(args, p.name) for p in spec.parameters if getattr(args, p.name) not in (None, False)}
+    given = {p.name: getattr(args, p.name) for p in spec.parameters if _given(getattr(args, p.name))}
     for parameter in spec.parameters:
         if parameter.needs and parameter.name in given and parameter.needs not in given:
             needed = next(p for p in spec.parameters if p.name == parameter.needs)
