@@ -6,7 +6,7 @@ import pytest
 from irfair.cli import main
 from irfair.corpus import open_corpus
 from irfair.measures.effectiveness import evaluate
-from irfair.trec import read_qrels, read_run
+from irfair.trec import read_qrels, read_run, read_topics
 
 pytestmark = pytest.mark.slow
 
@@ -115,6 +115,14 @@ def test_index_command_then_embedding_rerank_of_bm25(shared_data, tmp_path, caps
     assert reranked.tag == "w2v-gnews-26k_add"
     for qid, hits in bm25.ranking.items():
         assert {d for d, _ in reranked.ranking[qid]} == {d for d, _ in hits}  # same candidates, new order
+    # a query without a result is named (a re-ranked run with one query leaves 82 of TIME's 83 without)
+    first = (tmp_path / "bm25.run").read_text().splitlines()[0]
+    (tmp_path / "one.run").write_text(first + "\n")
+    capsys.readouterr()
+    assert main(["rank", "--ranker", "add", "--rerank", str(tmp_path / "one.run"), "--out", str(tmp_path / "one-rr.run"), *common]) == 0
+    others = [qid for qid in read_topics(folder / "topics.time.txt") if qid != first.split()[0]]
+    printed = capsys.readouterr().out
+    assert f"(82 with no result: {', '.join(others[:5])}, ...)" in printed
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 nope 1 1.0 x\n")
     assert main(["rank", "--ranker", "add", "--rerank", str(bad), "--out", str(tmp_path / "x.run"), *common]) == 2

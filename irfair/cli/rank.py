@@ -36,6 +36,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import IrfairInputError
+    from ..numbers import counted
     from ..rankers import make_ranker
     from ..trec import read_run, read_topics, write_run
 
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
     if without_vector and not args.quiet:
         print(f"{without_vector} documents have no in-vocabulary term and are never retrieved", file=sys.stderr)
     write_run(args.out, run)
-    missing = len(queries) - len(run.ranking)
-    print(f"wrote {args.out}: {len(run.ranking)} queries ({missing} with no result), tag {run.tag}")
+    missing = [qid for qid in queries if not run.ranking.get(qid)]
+    named = f": {', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}" if missing else ""
+    print(f"wrote {args.out}: {counted(len(run.ranking), 'query', 'queries')} ({len(missing)} with no result{named}), tag {run.tag}")
     return 0
