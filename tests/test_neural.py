@@ -33,7 +33,8 @@ def test_folds_are_deterministic_and_reusable(tmp_path):
     assert load_or_make_folds(["1", "2", "3", "10", "11"], 3, path) == folds
     assert json.loads(path.read_text()) == {"folds": folds}
     path.write_text(json.dumps({"folds": [["1", "2"], ["3", "10"], [11]]}))  # read back, a number as a query id
-    assert load_or_make_folds(["1", "2", "3", "10", "11"], 5, path) == [["1", "2"], ["3", "10"], ["11"]]
+    with pytest.warns(IrfairWarning, match=r"folds\.json: the folds file's 3 folds are used, not 5 \(--folds\)$"):
+        assert load_or_make_folds(["1", "2", "3", "10", "11"], 5, path) == [["1", "2"], ["3", "10"], ["11"]]
 
 
 QIDS = ["1", "2", "3", "10", "11"]

@@ -80,13 +80,16 @@ def _some(qids: Sequence[str]) -> str:
 
 def load_or_make_folds(qids: Sequence[str], k: int, path: str | Path | None) -> list[list[str]]:
     """Folds from ``path`` when it exists (:func:`read_folds`; the queries it lists beyond ``qids`` are
-    left out with one warning), else ``k`` folds made and written there."""
+    left out with one warning, and a count other than ``k`` is said in another), else ``k`` folds made and
+    written there."""
     if path is None or not Path(path).exists():
         folds = make_folds(qids, k)
         if path is not None:
             write_text(path, json.dumps({"folds": folds}, indent=1) + "\n")
         return folds
     folds, unknown = read_folds(path, qids)
+    if len(folds) != k:
+        warnings.warn(f"{path}: the folds file's {len(folds)} folds are used, not {k} (--folds)", IrfairWarning, stacklevel=2)
     if unknown:
         warnings.warn(f"{path}: {len(unknown)} queries of the folds file are not re-ranked (not in the topics, or without "
                       f"candidates) and are left out: {_some(unknown)}", IrfairWarning, stacklevel=2)
