@@ -165,22 +165,11 @@ def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permu
     positions, NaN where a system has no value), over the queries both have, with the paired bootstrap CI
     and the paired randomization test (see the module docstring)."""
     differences = np.atleast_2d(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
-    both = np.isfinite(differences)
-    terms = np.where(both, differences, 0.0)
-    counts = both.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        delta = terms.sum(axis=1) / counts
-    p = randomization_p(terms, n_permutations, seed)
-    low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
-    if n_bootstrap > 0:
-        for mask, rows in _groups(both):
-            n = int(mask.sum())
-            if n < 2:
-                continue
-            resampled = bootstrap_weights(n, n_bootstrap, seed) @ terms[rows][:, mask].T / n
-            low[rows], high[rows] = percentile_ci(resampled, level)
-    p[counts == 0] = np.nan
-    return PairedTests(delta, low, high, p, counts)
+    # the mean difference and its CI are mean_cis of the differences (the queries both have)
+    summary = mean_cis(differences, n_bootstrap, seed, level)
+    p = randomization_p(np.where(np.isfinite(differences), differences, 0.0), n_permutations, seed)
+    p[summary.n_queries == 0] = np.nan
+    return PairedTests(summary.mean, summary.ci_low, summary.ci_high, p, summary.n_queries)
 
 
 def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
