@@ -36,7 +36,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import IrfairInputError
-    from ..numbers import counted
+    from ..numbers import counted, first_few
     from ..rankers import make_ranker
     from ..trec import read_run, read_topics, write_run
 
@@ -65,6 +65,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{without_vector} documents have no in-vocabulary term and are never retrieved", file=sys.stderr)
     write_run(args.out, run)
     missing = [qid for qid in queries if not run.ranking.get(qid)]
-    named = f": {', '.join(missing[:5])}{', ...' if len(missing) > 5 else ''}" if missing else ""
+    named = f": {first_few(missing)}" if missing else ""
     print(f"wrote {args.out}: {counted(len(run.ranking), 'query', 'queries')} ({len(missing)} with no result{named}), tag {run.tag}")
     return 0

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ...atomic import write_text
 from ...errors import IrfairInputError, IrfairWarning
+from ...numbers import first_few
 from ...trec import Qrels, Run, natural_qid_key
 
 
@@ -65,17 +66,13 @@ def read_folds(path: str | Path, qids: Sequence[str]) -> tuple[list[list[str]], 
     if missing:
         are = "query is" if len(missing) == 1 else "queries are"
         raise IrfairInputError(path, None, f"folds must list every query once; {len(missing)} re-ranked {are} in no fold "
-                                           f"({_some(missing)})")
+                                           f"({first_few(missing)})")
     wanted = set(qids)
     kept = [[q for q in fold if q in wanted] for fold in folds]
     empty = [number for number, fold in enumerate(kept, 1) if not fold]
     if empty:
         raise IrfairInputError(path, None, f"fold {empty[0]} holds none of the re-ranked queries: nothing to test or validate on")
     return kept, sorted(seen.keys() - wanted, key=natural_qid_key)
-
-
-def _some(qids: Sequence[str]) -> str:
-    return ", ".join(qids[:5]) + (", ..." if len(qids) > 5 else "")
 
 
 def load_or_make_folds(qids: Sequence[str], k: int, path: str | Path | None) -> list[list[str]]:
@@ -92,7 +89,7 @@ def load_or_make_folds(qids: Sequence[str], k: int, path: str | Path | None) -> 
         warnings.warn(f"{path}: the folds file's {len(folds)} folds are used, not {k} (--folds)", IrfairWarning, stacklevel=2)
     if unknown:
         warnings.warn(f"{path}: {len(unknown)} queries of the folds file are not re-ranked (not in the topics, or without "
-                      f"candidates) and are left out: {_some(unknown)}", IrfairWarning, stacklevel=2)
+                      f"candidates) and are left out: {first_few(unknown)}", IrfairWarning, stacklevel=2)
     return folds
 
 
