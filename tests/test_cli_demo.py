@@ -1,6 +1,7 @@
 """What ``irfair demo`` and ``make demo`` tell about the cache the demo fills."""
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 from irfair.cli.demo import cache_note
@@ -27,3 +28,23 @@ def test_make_demo_says_what_it_fills_and_how_to_clear_it():
                             text=True, check=True).stdout
     assert "fills about 111 MB under the cache folder" in recipe and "irfair cache clear" in recipe
     assert recipe.splitlines()[-1] == ".venv/bin/irfair demo --out demo"
+
+
+def test_what_the_demo_prints_is_the_same_on_every_cpu(tmp_path):
+    """OpenBLAS picks its kernels by CPU; three coretypes (one of them usually not this machine's) give other
+    last bits (GSR(N) was -1.38e-17, +2.70e-17, -3.14e-17), and the symmetric S/CS one-query effects swapped
+    places. Everything the demo prints is the same bytes under each, and GSR(N) prints as an exact 0."""
+    outputs = {}
+    for coretype in ("Haswell", "SkylakeX", "Sandybridge"):
+        env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
+        run = subprocess.run([sys.executable, "-m", "irfair", "demo", "--out", str(tmp_path / "demo")], env=env,
+                             capture_output=True, text=True, check=True, cwd=tmp_path)
+        outputs[coretype] = run.stdout
+    assert len(set(outputs.values())) == 1, "the demo prints other text under another CPU's BLAS kernels"
+    checks = [line for line in outputs["Haswell"].splitlines() if line.startswith("GSR(")]
+    assert checks == [
+        "GSR(S) = +1.498372, GSR(N) = 0 (|x| < 1e-12), GSR(CS) = -1.498372, GSR(S) + GSR(CS) = 0 (|x| < 1e-12)",
+        "GSR(S) = +0.632256, GSR(N) = 0 (|x| < 1e-12), GSR(CS) = -0.632256, GSR(S) + GSR(CS) = 0 (|x| < 1e-12)",
+        "GSR(S) = +0.127149, GSR(N) = 0 (|x| < 1e-12), GSR(CS) = -0.127149, GSR(S) + GSR(CS) = 0 (|x| < 1e-12)",
+        "GSR(S) = +0.247014, GSR(N) = 0 (|x| < 1e-12), GSR(CS) = -0.247014, GSR(S) + GSR(CS) = 0 (|x| < 1e-12)",
+    ]

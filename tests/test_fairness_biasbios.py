@@ -90,7 +90,9 @@ def test_causal_tpr_gap_is_zero_once_gender_word_weights_are_zeroed(all_bios):
     own = causal_gaps_from_model(model.predict, *args)
     assert own.gap_rms == {"PPR": 0.0, "TPR": 0.0, "FPR": 0.0}
     other = causal_gaps_from_model(model.predict, *args, swap_list="lu2020")
-    assert other.gap_rms["TPR"] > 0
+    # the numbers docs/classification.md quotes: TPR GapRMS 0.0378; 45 of the 280 counterfactuals differ by list
+    assert other.gap_rms["TPR"] == pytest.approx(0.0378, abs=5e-5)
+    assert sum(counterfactual(t, swap_list="chen2024") != counterfactual(t, swap_list="lu2020") for t in all_bios["hard_text"]) == 45
 
 
 def _average_ranks(keys):
@@ -151,6 +153,8 @@ def test_snob_on_biasbios_agrees_with_exact_arithmetic(all_bios):
     scores = norm_scores_by_class(texts, labels, genders, "Female")
     result = social_norm_bias(pd.DataFrame(probabilities, columns=classes), labels, genders, scores, "Female")
     _check_against_exact_arithmetic(result, probabilities, scores, labels, genders, classes)
+    # as docs/classification.md quotes them
+    assert (round(result.rho, 4), round(result.p_value, 3), int(result.per_class["r_c"].notna().sum())) == (-0.5024, 0.024, 20)
 
 
 def test_snob_ties_on_biasbios(all_bios):
@@ -163,4 +167,8 @@ def test_snob_ties_on_biasbios(all_bios):
     result = social_norm_bias(pd.DataFrame(probabilities, columns=classes), labels, genders, scores, "Female")
     _check_against_exact_arithmetic(result, probabilities, scores, labels, genders, classes)
     usable = result.per_class.dropna()
-    assert abs(stats.spearmanr(usable["p_c"], usable["r_c"]).statistic - result.rho) > 0.005
+    floating = stats.spearmanr(usable["p_c"], usable["r_c"])
+    assert abs(floating.statistic - result.rho) > 0.005
+    # as docs/classification.md quotes them: exact ties, then ranking the float noise
+    assert (round(result.rho, 4), round(result.p_value, 3)) == (-0.2076, 0.380)
+    assert (round(floating.statistic, 4), round(floating.pvalue, 3)) == (-0.2212, 0.349)

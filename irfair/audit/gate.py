@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import IrfairInputError
+from ..numbers import fixed
 
 PERFECT_SUFFIX = "-perfect"
 CONDITION = re.compile(r"^(?P<measure>.+?)-(?P<direction>above|below)(?:(?P<perfect>-perfect)|:(?P<system>.+))$")
@@ -60,7 +61,7 @@ class GateFailure:
     def line(self) -> str:
         """The verdict line printed for it (the reference is named by the condition, so the line stays short)."""
         return (f"fail {self.condition}: {self.system}'s {self.measure} is significantly "
-                f"{'higher' if self.direction == 'above' else 'lower'} (delta {self.delta:+.4f}, "
+                f"{'higher' if self.direction == 'above' else 'lower'} (delta {fixed(self.delta, sign=True)}, "
                 f"p_adjusted {self.p_adjusted:.4f} < {self.alpha:g})")
 
 

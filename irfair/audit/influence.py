@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..measures.gsr import ZERO_SLOPE, GSRResult
 from ..measures.resampling import jackknife_slopes
+from ..numbers import settled
 
 INFLUENCE_COLUMNS = ("qid", "query", "gsr_without", "change", "change_pct")
 TOP_QUERIES = 5
@@ -24,7 +25,7 @@ def influence(gsr: GSRResult, top: int = TOP_QUERIES) -> pd.DataFrame:
         return pd.DataFrame(columns=list(INFLUENCE_COLUMNS))
     change = without - gsr.slope
     scale = abs(gsr.slope)
-    order = np.argsort(-np.nan_to_num(np.abs(change), nan=-1.0), kind="stable")[:top]
+    order = np.argsort(-settled(np.nan_to_num(np.abs(change), nan=-1.0)), kind="stable")[:top]  # noise: query order
     return pd.DataFrame({
         "qid": used["qid"].to_numpy()[order], "query": used["query"].to_numpy()[order], "gsr_without": without[order],
         "change": change[order], "change_pct": 100.0 * change[order] / scale if scale >= ZERO_SLOPE else np.nan,

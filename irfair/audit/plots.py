@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..numbers import fixed
 from .result import PERFECT, AuditResult
 
 X_LABEL = "query genderedness g(q)  (female > 0 > male)"
@@ -61,10 +62,10 @@ def draw_scatter(ax, result: AuditResult, system: str, point_size: float = 14, l
         grid = np.linspace(x.min(), x.max(), 50)
         g = audit.gsr
         if math.isfinite(g.slope):
-            ax.plot(grid, g.intercept + g.slope * grid, color="C3", label=f"{system}: GSR = {g.slope:+.3f}")
+            ax.plot(grid, g.intercept + g.slope * grid, color="C3", label=f"{system}: GSR = {fixed(g.slope, 3, sign=True)}")
         p = result.perfect.gsr
         if system != PERFECT and math.isfinite(p.slope):
-            ax.plot(grid, p.intercept + p.slope * grid, "k--", lw=1, label=f"perfect: GSR = {p.slope:+.3f}")
+            ax.plot(grid, p.intercept + p.slope * grid, "k--", lw=1, label=f"perfect: GSR = {fixed(p.slope, 3, sign=True)}")
     ax.axhline(0, color="grey", lw=0.5)
     ax.axvline(0, color="grey", lw=0.5)
     ax.xaxis.set_major_locator(ticker().MaxNLocator(5))

@@ -35,7 +35,7 @@ import pandas as pd
 from ..gender.direction import GenderDirection
 from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
 from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
-from ..numbers import finite_or_none
+from ..numbers import finite_or_none, fixed
 from .agreement import agreement_table
 from .alerts import MIN_AGREEMENT_SYSTEMS, AuditWarning
 from .bias import BiasSetup, SystemBias, bias_frame
@@ -60,11 +60,12 @@ def relative_gsr_note(perfect: GSRResult) -> str | None:
     if abs(slope) < ZERO_SLOPE:
         return "relative GSR is n/a: the perfect run's GSR is 0"
     if not (math.isfinite(low) and math.isfinite(high)):
-        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has no bootstrap CI to show it differs from 0"
+        return f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) has no bootstrap CI to show it differs from 0"
     if slope <= 0:
-        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) is not positive"
+        return f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) is not positive"
     if low <= ZERO_SLOPE:
-        return f"relative GSR is n/a: the perfect run's GSR ({slope:+.4f}) has a 95% CI [{low:+.4f}, {high:+.4f}] that covers 0"
+        return (f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) has a 95% CI "
+                f"[{fixed(low, sign=True)}, {fixed(high, sign=True)}] that covers 0")
     return None
 
 

@@ -9,24 +9,21 @@ from __future__ import annotations
 
 import math
 
+from ..numbers import fixed
 from .result import AuditResult
 
 CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% percentile bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
            "delta_gsr_p: paired randomization test")
 
 
-def fmt(value, digits: int = 4, sign: bool = False) -> str:
-    """A number for people: ``n/a`` for None/NaN, fixed digits otherwise."""
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "n/a"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+fmt = fixed  # a number for people: n/a for None/NaN, fixed digits, noise printed as 0 (irfair.numbers)
 
 
 def ci(low, high, digits: int = 4) -> str:
     """``[low, high]`` or ``n/a``."""
     if any(v is None or not math.isfinite(v) for v in (low, high)):
         return "n/a"
-    return f"[{low:+.{digits}f}, {high:+.{digits}f}]"
+    return f"[{fixed(low, digits, sign=True)}, {fixed(high, digits, sign=True)}]"
 
 
 def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from ..numbers import fixed
 from .result import AuditResult
 
 FONT = 'font-family="system-ui, sans-serif"'
@@ -62,7 +63,7 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:+.4f}" if math.isfinite(value) else "n/a"
+    return fixed(value, 4, sign=True)
 
 
 def forest_svg(result: AuditResult, width: int = 860) -> str:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..numbers import fixed, settled
 from .comparisons import GSR, significant
 from .result import AuditResult
 from .summary import ci, fmt
@@ -55,7 +56,7 @@ def _counts(result: AuditResult, measures: Sequence[str], short: bool = False) -
 def _pair(r, numbers: bool = True) -> str:
     """``high > low (+delta, p_adjusted p)`` of one comparison row."""
     high, low, delta = (r.a, r.b, r.delta) if r.delta > 0 else (r.b, r.a, -r.delta)
-    return f"{high} > {low}" + (f" (+{delta:.4f}, p_adjusted {r.p_adjusted:.3f})" if numbers else "")
+    return f"{high} > {low}" + (f" (+{fixed(delta)}, p_adjusted {r.p_adjusted:.3f})" if numbers else "")
 
 
 def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> list[str]:
@@ -76,7 +77,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
         lines.append("GSR against the perfect run: not tested (--permutations 0)")
     else:
         def names(group):
-            return ", ".join(f"{a.name} ({a.summary()['delta_gsr']:+.4f})" for a in group) or "none"
+            return ", ".join(f"{a.name} ({fixed(a.summary()['delta_gsr'], sign=True)})" for a in group) or "none"
         lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}")
     gsr_rows = result.comparisons[result.comparisons["measure"] == GSR]
     if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
@@ -114,14 +115,14 @@ def _most_influential(result: AuditResult) -> str | None:
         if frame.empty or not math.isfinite(frame["change"].iloc[0]):
             continue
         row = frame.iloc[0]
-        if best is None or abs(row["change"]) > abs(best[1]["change"]):
+        if best is None or settled(abs(row["change"])) > settled(abs(best[1]["change"])):  # equal: the first system
             best = (audit, row)
     if best is None:
         return None
     audit, row = best
     pct = f", {row['change_pct']:+.0f}%" if math.isfinite(row["change_pct"]) else ""
-    return (f"largest one-query effect: {audit.name}'s GSR {audit.gsr.slope:+.4f} becomes {row['gsr_without']:+.4f} without "
-            f"query {row['qid']}{pct}")
+    return (f"largest one-query effect: {audit.name}'s GSR {fixed(audit.gsr.slope, sign=True)} becomes "
+            f"{fixed(row['gsr_without'], sign=True)} without query {row['qid']}{pct}")
 
 
 @dataclass(frozen=True)

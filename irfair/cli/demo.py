@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..numbers import exact_or_zero
 from . import options
 
 HELP = "the paper's two toy collections, audited (S, N, CS systems)"
@@ -25,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"\n== {demo.collection} with {demo.embeddings} ==")
         print(format_verdict(demo.result))
         s, n, cs = (demo.result[name].gsr.slope for name in ("S", "N", "CS"))
-        print(f"GSR(S) = {s:+.6f}, GSR(N) = {n:+.2e}, GSR(CS) = {cs:+.6f}, GSR(S) + GSR(CS) = {s + cs:+.1e}")
+        print(f"GSR(S) = {exact_or_zero(s)}, GSR(N) = {exact_or_zero(n)}, GSR(CS) = {exact_or_zero(cs)}, "
+              f"GSR(S) + GSR(CS) = {exact_or_zero(s + cs)}")
     print(f"\ntoy collections, tables, JSON, per-query CSV and plots are in {args.out}/")
     print(cache_note())
     return 0

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..numbers import finite_or_none
+from ..numbers import finite_or_none, fixed
 from ..trec import QUERY_FIELDS
 from . import options
 
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print("word\tgenderedness" if args.format == "tsv" else header)
         for row in rows:
             value = row["genderedness"]
-            print(f"{row['word']}\t{'' if value is None and args.format == 'tsv' else 'OOV' if value is None else f'{value:+.4f}'}")
+            print(f"{row['word']}\t{'' if value is None and args.format == 'tsv' else 'OOV' if value is None else fixed(value, sign=True)}")
         return 0
     field = args.query_field or "title"
     topics = read_topics(args.topics)
@@ -80,13 +80,13 @@ def run(args: argparse.Namespace) -> int:
         print("end\tqid\tgenderedness\tquery")
         for end, items in (("female", female), ("male", male)):
             for value, qid, text in items:
-                print(f"{end}\t{qid}\t{value:+.4f}\t{text}")
+                print(f"{end}\t{qid}\t{fixed(value, sign=True)}\t{text}")
         return 0
     print(header)
     print(f"# most female queries ({len(scored)} scored, {unscored} with no in-vocabulary term)")
     for value, qid, text in female:
-        print(f"{qid}\t{value:+.4f}\t{text}")
+        print(f"{qid}\t{fixed(value, sign=True)}\t{text}")
     print("# most male queries")
     for value, qid, text in male:
-        print(f"{qid}\t{value:+.4f}\t{text}")
+        print(f"{qid}\t{fixed(value, sign=True)}\t{text}")
     return 0

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..atomic import write_text
 from ..errors import IrfairInputError
-from ..numbers import finite_or_none
+from ..numbers import finite_or_none, fixed, rounded
 from ._checks import short
 from .differential import bias_amplification
 from .gaps import METRICS, GroupGaps, MultiGroupGaps, reference_of, statistical_gaps, statistical_gaps_by_group
@@ -227,18 +227,18 @@ def format_audit(result: ClassificationAudit) -> str:
     classes = (f"classes {result.positive!r} vs the rest" if result.positive is not None
                else "classes " + ", ".join(repr(c) for c in result.classes))
     lines = [f"differential fairness ε ({result.n_rows} rows, {classes}; smoothed as set by --alpha)",
-             result.epsilon.round(4).to_string(), ""]
+             rounded(result.epsilon).to_string(), ""]
     if isinstance(result.gaps, MultiGroupGaps):
         lines += _multi_group_lines(result.gap_group, result.gaps)
     else:
         protected, reference = result.gaps.groups
         lines.append(f"gaps per class in column {result.gap_group!r}: rate({protected}) − rate({reference}), "
                      f"{result.gaps.direction}")
-        lines.append(result.gaps.gaps.round(4).to_string())
+        lines.append(rounded(result.gaps.gaps).to_string())
         rms = result.gaps.gap_rms
-        lines.append("GapRMS: " + ", ".join(f"{m} {v:.4f}" for m, v in rms.items()))
+        lines.append("GapRMS: " + ", ".join(f"{m} {fixed(v)}" for m, v in rms.items()))
     if result.scores_by_group is not None:
-        lines.append("mean score by group: " + ", ".join(f"{k} {v:.4f}" for k, v in result.scores_by_group.items()))
+        lines.append("mean score by group: " + ", ".join(f"{k} {fixed(v)}" for k, v in result.scores_by_group.items()))
     return "\n".join(lines)
 
 
@@ -256,8 +256,8 @@ def _multi_group_lines(column: str, gaps: MultiGroupGaps) -> list[str]:
     spread = gaps.difference()
     return [f"rates and gaps per class in column {column!r} ({len(gaps.groups)} values): gap = rate(group) − rate({reference}),",
             f"the reference {reference} being {gaps.reference_rule} (--reference-group to choose another)",
-            table.round(4).to_string(na_rep="-"), "",
+            rounded(table).to_string(na_rep="-"), "",
             f"spread per class: max − min over the {len(gaps.groups)} values",
-            spread.round(4).to_string(na_rep="n/a"), "",
+            rounded(spread).to_string(na_rep="n/a"), "",
             f"GapRMS against {reference}",
-            gaps.gap_rms.round(4).to_string(na_rep="n/a")]
+            rounded(gaps.gap_rms).to_string(na_rep="n/a")]

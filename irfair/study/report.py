@@ -2,7 +2,6 @@
 as PNG and PDF, and a self-contained ``report.html`` (matplotlib imported only when a plot is drawn)."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +11,7 @@ from ..atomic import safe_filename, write_outputs
 from ..audit import PERFECT
 from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
 from ..audit.summary import ci
+from ..numbers import fixed
 from .figures import figures
 from .html import study_page
 from .tables import embedding_column
@@ -23,7 +23,7 @@ def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
 
     def cell(value) -> str:
         if isinstance(value, (float, np.floating)):
-            return "n/a" if not math.isfinite(value) else f"{value:.{digits}f}"
+            return fixed(value, digits)
         return str(value)
 
     header = "| " + " | ".join(map(str, table.columns)) + " |"
@@ -98,9 +98,7 @@ def aligned(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _number(value, digits: int = 4, sign: bool = True) -> str:
-    if value is None or not math.isfinite(float(value)):
-        return "n/a"
-    return f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    return fixed(value, digits, sign)
 
 
 def gsr_lines(result, embeddings: str) -> list[str]:
