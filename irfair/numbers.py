@@ -53,7 +53,12 @@ def exact_or_zero(value: float, digits: int = 6) -> str:
 def rounded(frame, digits: int = 4):
     """A numeric DataFrame or Series rounded to ``digits`` for printing, with no ``-0.0`` (noise and values that
     round to 0 print unsigned)."""
-    return frame.round(digits) + 0.0
+    out = frame.round(digits)
+    if hasattr(out, "select_dtypes"):  # a DataFrame: its float columns (integer columns stay integers)
+        floats = out.select_dtypes("floating").columns
+        out[floats] = out[floats] + 0.0
+        return out
+    return out + 0.0 if out.dtype.kind == "f" else out
 
 
 def settled(value):

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from faults_data import make_time_inputs, run_cli
 
+from irfair.cache.entry import new_build_folder
 from irfair.cache.manage import scan
 from irfair.cache.manifest import MANIFEST, file_digest
 from irfair.corpus import InMemoryCorpus, TermStore, open_corpus
@@ -46,16 +47,17 @@ def _truncate_vocab(folder) -> None:
 
 
 # damage, the reason reported, and the files irfair cannot prove it wrote (kept aside, never deleted) among
-# those of the entry as built
+# those of the entry as built: a file whose size or checksum differs from the manifest's is not irfair's to delete
 DAMAGES = {
     "doc_ids.txt missing": (lambda f: (f / "shard-00000" / "doc_ids.txt").unlink(), "shard-00000/doc_ids.txt is missing", None),
-    "vocab shorter than the shards": (_truncate_vocab, "vocab.txt has ", None),
+    "vocab shorter than the shards": (_truncate_vocab, "vocab.txt has ", lambda built: {"vocab.txt"}),
     "vocab shorter, manifest fooled too": (lambda f: _rewrite_manifest(f, terms=_truncate_vocab(f)), "term ids outside the", None),
     "manifest missing": (lambda f: (f / MANIFEST).unlink(), "its manifest is missing", lambda built: built - {MANIFEST}),
     "manifest cut short": (lambda f: (f / MANIFEST).write_text((f / MANIFEST).read_text()[:40]), "its manifest is unreadable",
                            lambda built: built),
     "counts changed in place": (lambda f: (f / "shard-00000" / "counts.npy").write_bytes(
-        (f / "shard-00000" / "counts.npy").read_bytes()[:-4] + b"\x07\x00\x00\x00"), "counts.npy differs from its checksum", None),
+        (f / "shard-00000" / "counts.npy").read_bytes()[:-4] + b"\x07\x00\x00\x00"), "counts.npy differs from its checksum",
+        lambda built: {"shard-00000/counts.npy"}),
     "an unexpected file": (lambda f: (f / "shard-00001").mkdir() or (f / "shard-00001" / "x.npy").write_text("mine"),
                            "unexpected file shard-00001/x.npy", lambda built: {"shard-00001/x.npy"}),
 }
@@ -124,26 +126,39 @@ def test_cache_command_info_verify_clear(inputs, tmp_path):
     # 15 terms: nurse, she, plumber, he, met and worda ... wordj ("the", "and" are stopwords)
     assert "absent 0, complete 1, documents 9, shards 1, terms 15" in terms and "built from corpus=nine" in terms
     assert any(line.startswith("embeddings\tvectors.vec-") and "words " in line for line in lines)
-    # a build killed long ago, an entry whose manifest was damaged, and an entry of an older irfair (no manifest:
-    # nothing proves irfair wrote it, so it is foreign)
-    (tmp_path / "terms" / f".build-{store.folder.name}-xyz").mkdir()
+    # a build killed long ago (irfair's mark inside), a user's folder named like one (no mark), an entry with a file
+    # edited, a folder named like an entry whose manifest is unreadable, and an entry of an older irfair (no
+    # manifest): only what carries proof is irfair's
+    build = new_build_folder(tmp_path / "terms", store.folder.name)
+    (build / "part").write_text("half-built")
+    lookalike = tmp_path / "terms" / f".build-{store.folder.name}-zz"
+    lookalike.mkdir()
+    (lookalike / "mine.txt").write_text("a user's file")
     (tmp_path / "terms" / "v1-old-store").mkdir()
-    damaged = tmp_path / "terms" / "damaged-0123456789abcdef"
-    damaged.mkdir()
-    (damaged / MANIFEST).write_text("{")
+    unreadable = tmp_path / "terms" / "damaged-0123456789abcdef"
+    unreadable.mkdir()
+    (unreadable / MANIFEST).write_text("{")
+    vocab = store.folder / "vocab.txt"
+    vocab.write_text(vocab.read_text() + "edited\n")
     code, printed, _ = run_cli(["cache", "verify", "--cache-dir", tmp_path])
     assert code == 1
-    assert f"damaged: {damaged} (its manifest is unreadable)" in printed
+    assert f"damaged: {store.folder} (vocab.txt has " in printed
     assert f"foreign: {tmp_path / 'terms' / 'v1-old-store'} (not written by irfair (not an irfair entry name)" in printed
-    assert printed.splitlines()[-1] == (f"verified 3 entries in {tmp_path}: 1 damaged, 1 unfinished builds "
-                                        "(removed by the next build or irfair cache clear); 1 item irfair did not write, "
+    assert f"foreign: {unreadable} (not written by irfair (its MANIFEST.json does not name the inputs" in printed
+    assert f"foreign: {lookalike} (not written by irfair" in printed
+    assert printed.splitlines()[-1] == (f"verified 2 entries in {tmp_path}: 1 damaged, 1 unfinished builds "
+                                        "(removed by the next build or irfair cache clear); 3 items irfair did not write, "
                                         "left as they are")
     code, printed, _ = run_cli(["cache", "clear", "--kind", "terms", "--cache-dir", tmp_path])
-    assert code == 0 and printed.splitlines()[-1].startswith("removed 3 entries")
-    assert printed.splitlines()[-1].endswith(f"from {tmp_path}; left 1 item irfair did not write")
-    # the damaged entry's manifest listed nothing readable: its manifest is kept aside, not deleted
-    assert printed.splitlines()[0].startswith(f"kept files irfair did not write, found inside its entries: {damaged}.kept-")
-    assert sorted((r.kind, r.state) for r in scan(tmp_path)) == [("embeddings", "ok"), ("terms", "foreign"), ("terms", "foreign")]
+    assert code == 0 and printed.splitlines()[-1].startswith("removed 2 entries")
+    assert printed.splitlines()[-1].endswith(f"from {tmp_path}; left 3 items irfair did not write")
+    # the edited file differs from its checksum: kept aside with nothing else, never deleted
+    (kept,) = (tmp_path / "terms").glob(f"{store.folder.name}.kept-*")
+    assert printed.splitlines()[0].startswith(f"kept files irfair did not write, found inside its entries: {kept}")
+    assert _files_below(kept) == {"vocab.txt"} and (kept / "vocab.txt").read_text().endswith("edited\n")
+    assert (lookalike / "mine.txt").read_text() == "a user's file" and (unreadable / MANIFEST).read_text() == "{"
+    assert not build.exists() and not list((tmp_path / "terms").glob(f".{lookalike.name}*.lock"))
+    assert sorted((r.kind, r.state) for r in scan(tmp_path)) == [("embeddings", "ok")] + [("terms", "foreign")] * 4
     assert run_cli(["cache", "verify", "--cache-dir", tmp_path])[0] == 0
 
 

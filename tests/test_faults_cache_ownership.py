@@ -4,6 +4,7 @@ clear|verify|info``, an audit that builds entries beside them, and the rebuild o
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 
 import pytest
@@ -31,6 +32,14 @@ def _plant_user_files(root, outside) -> dict[str, str]:
         files[f"{kind}/sub/deeper/data.bin"] = "\x00\x01"
         files[f"{kind}/results-0123456789abcdef/run.txt"] = "q0 Q0 d1 1 1.0 me\n"  # an entry's name, no manifest
         files[f"{kind}/time-fedcba9876543210"] = "a file with an entry's name"
+        # named like irfair's build leftovers, and folders whose forged manifests list the user's files with other
+        # sizes and checksums and name inputs that do not give the folder's name: nothing proves irfair wrote them
+        files[f"{kind}/.build-results-0123456789abcdef-zz/keep.txt"] = "named like a killed build"
+        for forged in (".old-results-0123456789abcdef-1-2", "forged-0123456789abcdef"):
+            files[f"{kind}/{forged}/data.txt"] = "my data"
+            files[f"{kind}/{forged}/MANIFEST.json"] = json.dumps(
+                {"format": 2, "kind": kind, "key": {"irfair_cache_format": 2, "mine": True}, "counts": {}, "created": "",
+                 "files": {"data.txt": [3, "0" * 64]}})
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
@@ -70,13 +79,13 @@ def test_a_users_folder_given_as_cache_survives_every_cache_command_and_an_audit
 
     code, printed, err = run_cli(["cache", "clear", "--cache-dir", root])
     assert code == 2 and printed == ""
-    assert err == (f"irfair: error: {root}: holds no irfair cache entry, only 30 items irfair did not write: is it the right "
+    assert err == (f"irfair: error: {root}: holds no irfair cache entry, only 45 items irfair did not write: is it the right "
                    "--cache-dir? nothing removed (--force to clear anyway)\n")
     code, printed, _ = run_cli(["cache", "clear", "--force", "--cache-dir", root])
-    assert (code, printed) == (0, f"removed 0 entries (0.0 MB) from {root}; left 30 items irfair did not write\n")
+    assert (code, printed) == (0, f"removed 0 entries (0.0 MB) from {root}; left 45 items irfair did not write\n")
     code, printed, _ = run_cli(["cache", "verify", "--cache-dir", root])
-    assert code == 0 and printed.count("\nforeign: ") + printed.startswith("foreign: ") == 30
-    assert printed.splitlines()[-1] == f"verified 0 entries in {root}: 0 damaged; 30 items irfair did not write, left as they are"
+    assert code == 0 and printed.count("\nforeign: ") + printed.startswith("foreign: ") == 45
+    assert printed.splitlines()[-1] == f"verified 0 entries in {root}: 0 damaged; 45 items irfair did not write, left as they are"
     assert run_cli(["cache", "info", "--cache-dir", root])[0] == 0
     assert _digests(root, outside) == before
 
@@ -88,7 +97,7 @@ def test_a_users_folder_given_as_cache_survives_every_cache_command_and_an_audit
 
     code, printed, _ = run_cli(["cache", "clear", "--cache-dir", root])
     assert code == 0 and printed == f"removed 2 entries ({printed.split('(')[1].split(')')[0]}) from {root}; " \
-                                    "left 30 items irfair did not write\n"
+                                    "left 45 items irfair did not write\n"
     assert [r for r in scan(root) if r.state != "foreign"] == []
     assert _user_part(_digests(root, outside), root) == before
 
@@ -137,3 +146,20 @@ def test_a_link_inside_an_entry_is_not_followed_when_the_entry_is_removed(inputs
     os.symlink(user, store / shard)
     assert run_cli(["cache", "clear", "--kind", "terms", "--cache-dir", root])[0] == 0
     assert _digests(user) == before
+
+
+def test_no_output_is_written_inside_the_cache_folders_entries(inputs, tmp_path):
+    """--out inside a cache entry (or a kind folder) is one line, exit 2, before any work: the entry is not
+    reported damaged and rebuilt, no report is moved aside; --out beside the kind folders is fine."""
+    root = tmp_path / "cache"
+    assert run_cli(inputs.audit_args(inputs.runs[0], "--cache-dir", root))[0] == 0
+    store = next((root / "terms").glob("time-*"))
+    before = _digests(root)
+    for out in (store / "report", root / "terms", root / "embeddings" / "new"):
+        code, printed, err = run_cli(inputs.audit_args(inputs.runs[0], "--cache-dir", root, "--out", out))
+        kind = out.relative_to(root).parts[0]
+        assert (code, printed) == (2, "") and err == one_line(
+            f"irfair: error: {out}: the output folder (--out) is inside irfair's cache folder {root / kind}; "
+            "write outputs elsewhere") + "\n"
+    assert _digests(root) == before and {r.state for r in scan(root)} == {"ok"}
+    assert run_cli(inputs.audit_args(inputs.runs[0], "--cache-dir", root, "--out", root / "audit"))[0] == 0

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 from ..atomic import safe_filename, write_outputs
+from ..cache import refuse_inside_cache
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_tsv
 from .html import audit_page
@@ -57,7 +58,8 @@ def render(result: AuditResult, form: str = "table", wide: bool = False) -> str:
 def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, html: bool = True) -> list[Path]:
     """Write ``audit.json``, ``per_query.csv``, ``comparisons.csv``, ``table.txt`` (the wide text), ``table.tsv``
     (``table()``), ``agreement.csv``, one ``scatter_<system>.png`` per system and ``report.html``,
-    all-or-nothing. Returns the paths written."""
+    all-or-nothing, never inside the cache folder's entries. Returns the paths written."""
+    refuse_inside_cache(out_dir, "output folder")
     writers = {
         "audit.json": lambda p: p.write_text(format_json(result), encoding="utf-8"),
         "per_query.csv": lambda p: result.per_query().to_csv(p, index=False),

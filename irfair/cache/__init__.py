@@ -7,6 +7,7 @@ entry is keyed, published, validated and rebuilt is in :mod:`irfair.cache.entry`
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Protocol
 
@@ -30,7 +31,7 @@ KINDS = {
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",
-           "entry_key", "report", "resolve_cache_dir", "writable_cache_dir"]
+           "entry_key", "refuse_inside_cache", "report", "resolve_cache_dir", "writable_cache_dir"]
 
 
 class Fingerprinted(Protocol):
@@ -66,6 +67,24 @@ def writable_cache_dir(cache_dir: CacheDir = None) -> Path | None:
         return None
     configured = cache_dir is None and from_environment("cache_dir") is not None
     return make_folder(folder, f"cache folder (${CACHE_ENV})" if configured else "cache folder")
+
+
+def refuse_inside_cache(path: str | Path, what: str, cache_dir: CacheDir = None) -> None:
+    """IrfairInputError when ``path`` (an output file or folder) lies inside one of the cache folder's kind
+    folders (:data:`KINDS`): irfair would then write into its own entries, or find its outputs there and
+    take them for damage. The cache folder itself may hold other things (``--cache-dir .``)."""
+    try:
+        root = resolve_cache_dir(cache_dir)
+    except IrfairInputError:  # no usable default folder: said where the cache is needed
+        return
+    if root is None:
+        return
+    target = Path(os.path.realpath(Path(path).absolute()))
+    for kind in KINDS:
+        folder = Path(os.path.realpath((root / kind).absolute()))
+        if target == folder or folder in target.parents:
+            raise IrfairInputError(path, None, f"the {what} is inside irfair's cache folder {root / kind}; "
+                                               "write outputs elsewhere")
 
 
 def entry_key(source: Fingerprinted) -> str:

@@ -10,10 +10,13 @@ one entry are serialised by a lock file ``.<name>.lock`` (``filelock``). A damag
 is reported in one line on stderr (``irfair: cache entry ... is damaged (...); rebuilding``) and
 rebuilt; leftovers of killed builds are removed by the next build of the same entry.
 
-irfair deletes only what it can prove it wrote (:func:`dispose`): the files an entry's manifest lists,
-the manifest, and its own build folders. Anything else found inside an entry (a file put there by hand,
-an entry whose manifest is missing or unreadable) is moved aside to ``<name>.kept-<n>`` beside it, said
-on stderr, and never deleted.
+irfair deletes only what it can prove it wrote, never by a name pattern alone (:func:`dispose`,
+:func:`is_build_folder`): from an entry whose manifest names the inputs its folder's name is derived
+from, the files the manifest lists *with the size and SHA-256 it gives*, then the manifest; and its own
+build folders, which carry a mark (:data:`BUILD_MARK`) naming the folder they were made as. Anything
+else found inside an entry (a file put there or edited by hand, an entry whose manifest is missing,
+unreadable or names other inputs) is moved aside to ``<name>.kept-<n>`` beside it, said on stderr, and
+never deleted; a folder named like a build folder without its mark is not touched.
 """
 from __future__ import annotations
 
@@ -47,6 +50,7 @@ BUILD_PREFIX = ".build-"
 OLD_PREFIX = ".old-"
 LOCK_SUFFIX = ".lock"
 KEPT_MARK = ".kept-"
+BUILD_MARK = ".irfair-build.json"  # inside a build folder: {"build_folder": <its own name>}
 
 T = TypeVar("T")
 
@@ -62,15 +66,47 @@ def remove_path(path: Path) -> None:
             pass
 
 
-def _listed_files(folder: Path) -> list[str]:
-    """The files the manifest in ``folder`` lists (relative, checked to stay inside it), the manifest
-    itself included; [] when there is no readable manifest."""
+def new_build_folder(parent: Path, name: str) -> Path:
+    """A new private folder ``<parent>/.build-<name>-<random>`` carrying the mark that proves irfair made it."""
+    folder = Path(tempfile.mkdtemp(prefix=f"{BUILD_PREFIX}{name}-", dir=parent))
+    (folder / BUILD_MARK).write_text(json.dumps({"build_folder": folder.name}) + "\n", encoding="utf-8")
+    return folder
+
+
+def is_build_folder(path: Path) -> bool:
+    """Whether ``path`` is a build folder irfair made: a real folder holding :data:`BUILD_MARK` (a plain file)
+    that names this very folder. A name like ``.build-<name>-...`` alone proves nothing."""
+    try:
+        mark = path / BUILD_MARK
+        if path.is_symlink() or not path.is_dir() or mark.is_symlink() or not mark.is_file() or mark.stat().st_size > 4096:
+            return False
+        data = json.loads(mark.read_text(encoding="utf-8"))
+        return isinstance(data, dict) and data.get("build_folder") == path.name
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+
+
+def _proven_files(folder: Path, entry_name: str) -> list[str]:
+    """The files of ``folder`` (an entry moved aside) that irfair can prove it wrote: those its manifest lists
+    with their size and SHA-256, when the manifest names the inputs ``entry_name`` is derived from (its digest
+    is the name's ending), then the manifest itself; [] when there is no such manifest."""
     try:
         manifest = Manifest.from_json((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, EntryDamaged):
         return []
-    safe = [rel for rel in manifest.files if not Path(rel).is_absolute() and ".." not in Path(rel).parts]
-    return [*safe, MANIFEST]
+    if not entry_name.endswith("-" + key_digest(manifest.kind, manifest.key)):
+        return []
+    proven = []
+    for rel, (size, digest) in sorted(manifest.files.items()):
+        path = folder / rel
+        if Path(rel).is_absolute() or ".." in Path(rel).parts or rel == MANIFEST or not _inside_real_folder(folder, rel):
+            continue
+        try:
+            if not path.is_symlink() and path.is_file() and path.stat().st_size == size and file_digest(path) == digest:
+                proven.append(rel)
+        except OSError:
+            continue
+    return [*proven, MANIFEST]
 
 
 def _inside_real_folder(folder: Path, rel: str) -> bool:
@@ -82,16 +118,16 @@ def _inside_real_folder(folder: Path, rel: str) -> bool:
 
 def dispose(aside: Path, entry_folder: Path) -> Path | None:
     """Delete what irfair wrote in ``aside`` (an entry of ``entry_folder`` already moved out of its place):
-    the files its manifest lists and the manifest, then the folders left empty. Whatever remains (files
-    irfair cannot prove it wrote) is moved to ``<entry_folder>.kept-<n>``, which is returned (None when
-    nothing remained)."""
+    the files its manifest lists with their size and checksum, when the manifest's key gives
+    ``entry_folder``'s name, and the manifest, then the folders left empty. Whatever remains (files irfair
+    cannot prove it wrote) is moved to ``<entry_folder>.kept-<n>``, which is returned (None when nothing
+    remained)."""
     if aside.is_dir() and not aside.is_symlink():
-        for rel in _listed_files(aside):
-            if _inside_real_folder(aside, rel):
-                try:
-                    (aside / rel).unlink()
-                except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-                    pass
+        for rel in _proven_files(aside, entry_folder.name):
+            try:
+                (aside / rel).unlink()
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+                pass
         for base, _, _ in sorted(os.walk(aside), key=lambda item: -len(item[0])):
             try:
                 os.rmdir(base)
@@ -174,7 +210,8 @@ class CacheEntry:
         """Remove what killed builds of this entry left (call with the lock held): build folders whole,
         entries moved aside as :func:`dispose` does."""
         for path in self.parent.glob(f"{BUILD_PREFIX}{self.name}-*"):
-            remove_path(path)
+            if is_build_folder(path):
+                remove_path(path)
         for path in self.parent.glob(f"{OLD_PREFIX}{self.name}-*"):
             kept = dispose(path, self.folder)
             if kept is not None:
@@ -184,7 +221,7 @@ class CacheEntry:
     def staging(self) -> Iterator[Path]:
         """A private, empty folder to build the entry in; removed unless :meth:`publish` took it."""
         self.parent.mkdir(parents=True, exist_ok=True)
-        folder = Path(tempfile.mkdtemp(prefix=f"{BUILD_PREFIX}{self.name}-", dir=self.parent))
+        folder = new_build_folder(self.parent, self.name)
         try:
             with naming_target(folder, self.folder):
                 yield folder
@@ -195,6 +232,7 @@ class CacheEntry:
                 known: Mapping[str, list] | None = None) -> Manifest:
         """Write the manifest of ``staging`` (checksums taken from ``known`` for files of unchanged size)
         and put it in place of the published entry by renames (call with the lock held)."""
+        (staging / BUILD_MARK).unlink(missing_ok=True)  # not part of the entry
         files = {}
         for rel in relative_files(staging):
             size = (staging / rel).stat().st_size

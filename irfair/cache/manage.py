@@ -1,13 +1,15 @@
 """What a cache folder holds, checked and cleared: the library side of ``irfair cache info|verify|clear``.
 
-An item of a kind folder (:data:`irfair.cache.KINDS`) is irfair's when irfair can prove it wrote it:
-an *entry* (a folder named ``<label>-<16 hex digits>`` holding ``MANIFEST.json``: valid, or damaged —
-a file missing, of another size or checksum, the manifest unreadable), the *leftover* of a build
-(``.build-*``, ``.old-*`` beside an entry name: killed, or running now), or an entry's lock file.
-Everything else is *foreign* — a user's file, a folder without a manifest (also an entry of an irfair
-older than manifests): it is listed as foreign and never touched. Clearing takes each entry's lock
-first, so an entry being built by a running process is skipped, and deletes only what the entry's
-manifest lists (:func:`irfair.cache.entry.dispose`).
+An item of a kind folder (:data:`irfair.cache.KINDS`) is irfair's only when irfair can prove it wrote
+it, never by its name alone: an *entry* (a folder named ``<label>-<16 hex digits>`` holding a readable
+``MANIFEST.json`` whose kind and inputs give those 16 digits: valid, or damaged — a file missing, of
+another size or checksum), the *leftover* of a build (a ``.build-*`` folder carrying irfair's build mark,
+or an entry moved aside as ``.old-*`` whose manifest gives its entry's name: killed, or running now), or
+an entry's lock file. Everything else is *foreign* — a user's file or folder, whatever its name, a folder
+without a manifest or with one that names other inputs (also an entry of an irfair older than manifests):
+it is listed as foreign and never touched. Clearing takes each entry's lock first, so an entry being
+built by a running process is skipped, and deletes only the files the entry's manifest lists with their
+size and checksum (:func:`irfair.cache.entry.dispose`).
 """
 from __future__ import annotations
 
@@ -21,8 +23,8 @@ from filelock import FileLock, Timeout
 
 from ..errors import IrfairInputError
 from . import KINDS, CacheDir, resolve_cache_dir
-from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, dispose, remove_path
-from .manifest import MANIFEST, EntryDamaged, Manifest, validate_folder
+from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, dispose, is_build_folder, remove_path
+from .manifest import MANIFEST, EntryDamaged, Manifest, key_digest, validate_folder
 
 _NAME = r"[\w.-]+-[0-9a-f]{16}"  # safe_filename(label)-<digest>: see CacheEntry
 _ENTRY = re.compile(f"^{_NAME}$")
@@ -66,13 +68,30 @@ def _is_lock(item: Path) -> bool:
     return bool(_LOCK.match(item.name)) and _quietly(lambda: item.is_file() and not item.is_symlink())
 
 
+def _names_itself(folder: Path, entry_name: str) -> bool:
+    """Whether ``folder`` holds a readable manifest whose kind and inputs give ``entry_name``'s 16 digits."""
+    manifest = folder / MANIFEST
+    if folder.is_symlink() or not folder.is_dir() or manifest.is_symlink() or not manifest.is_file():
+        return False
+    try:
+        read = Manifest.from_json(manifest.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, EntryDamaged):
+        return False
+    return entry_name.endswith("-" + key_digest(read.kind, read.key))
+
+
 def _is_leftover(item: Path) -> bool:
-    return bool(_LEFTOVER.match(item.name)) and _quietly(lambda: item.is_dir() and not item.is_symlink())
+    """A build folder with irfair's mark, or an entry moved aside (``.old-<name>-...``) whose manifest gives ``name``."""
+    match = _LEFTOVER.match(item.name)
+    if not match:
+        return False
+    if item.name.startswith(BUILD_PREFIX):
+        return is_build_folder(item)
+    return _quietly(lambda: _names_itself(item, match.group(1)))
 
 
 def _is_entry(item: Path) -> bool:
-    return bool(_ENTRY.match(item.name)) and _quietly(
-        lambda: item.is_dir() and not item.is_symlink() and (item / MANIFEST).is_file())
+    return bool(_ENTRY.match(item.name)) and _quietly(lambda: _names_itself(item, item.name))
 
 
 def _listing(folder: Path) -> list[Path]:
@@ -102,6 +121,8 @@ def _why_foreign(item: Path) -> str:
         return "not written by irfair (a file, not an entry folder)"
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc}), so nothing proves irfair wrote it"
+    if (item / MANIFEST).exists():
+        return "not written by irfair (its MANIFEST.json does not name the inputs its folder's name is made from)"
     return "not written by irfair (no MANIFEST.json)"
 
 
@@ -148,14 +169,15 @@ class Cleared:
 
 
 def holds_irfair_entries(cache_dir: CacheDir = None) -> bool:
-    """Whether the cache folder holds anything irfair wrote (an entry, a build leftover or a lock) of any kind."""
+    """Whether the cache folder holds anything irfair can prove it wrote (an entry or a build leftover) of any
+    kind; a lock file alone, known by its name only, does not count."""
     root = resolve_cache_dir(cache_dir)
     if root is None or not root.is_dir():
         return False
     for kind in KINDS:
         folder = root / kind
         if folder.is_dir() and not folder.is_symlink():
-            if any(_is_lock(item) or _is_leftover(item) or _is_entry(item) for item in _listing(folder)):
+            if any(_is_leftover(item) or _is_entry(item) for item in _listing(folder)):
                 return True
     return False
 

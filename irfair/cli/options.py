@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from ..cache import CacheDir, writable_cache_dir
+from ..cache import CacheDir, refuse_inside_cache, writable_cache_dir
 from ..errors import IrfairInputError
 from ..executor import JOBS_ENV, SCHEDULER_ENV
 from ..paths import writable_file, writable_folder
@@ -251,14 +251,19 @@ def check_paths(args: argparse.Namespace, folders: tuple[str, ...] = (), files: 
     """Before any work: every output folder and file given (by attribute name of ``args``) must be
     writable or creatable (nothing is created), and the cache folder is created and tested (unless
     ``--no-cache``); IrfairInputError naming the first path that is not."""
+    cache = cache_dir(args) if hasattr(args, "cache_dir") else None
     for name in folders:
         if getattr(args, name, None) is not None:
-            writable_folder(getattr(args, name), f"output folder (--{name.replace('_', '-')})")
+            what = f"output folder (--{name.replace('_', '-')})"
+            refuse_inside_cache(getattr(args, name), what, cache)
+            writable_folder(getattr(args, name), what)
     for name in files:
         if getattr(args, name, None) is not None:
-            writable_file(getattr(args, name), f"output file (--{name.replace('_', '-')})")
+            what = f"output file (--{name.replace('_', '-')})"
+            refuse_inside_cache(getattr(args, name), what, cache)
+            writable_file(getattr(args, name), what)
     if hasattr(args, "cache_dir"):
-        writable_cache_dir(cache_dir(args))
+        writable_cache_dir(cache)
 
 
 def cache_dir(args: argparse.Namespace) -> CacheDir:

@@ -13,11 +13,11 @@ import json
 import signal
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from ..anserini import java_heap, prepare_java, pyserini_jar
 from ..cache import CacheEntry, EntryDamaged, Manifest
+from ..cache.entry import new_build_folder, remove_path
 from .base import Corpus
 from .lucene import is_lucene_index
 
@@ -56,11 +56,16 @@ def build_index(corpus: Corpus, cache_dir: str | Path, threads: int = 2, progres
     entry = CacheEntry(cache_dir, "lucene", corpus.name, key)
 
     def build(staging: Path) -> dict[str, int]:
-        with tempfile.TemporaryDirectory(dir=entry.parent, prefix=f".build-{entry.name}-json-") as source:
-            count = _write_json(corpus, Path(source), threads, progress)
+        work = new_build_folder(entry.parent, f"{entry.name}-json")
+        try:
+            source = work / "documents"
+            source.mkdir()
+            count = _write_json(corpus, source, threads, progress)
             command = [str(java), f"-Xmx{java_heap()}", "-cp", str(jar), "io.anserini.index.IndexCollection",
-                       "-input", source, "-index", str(staging), "-threads", str(threads), *INDEX_OPTIONS]
+                       "-input", str(source), "-index", str(staging), "-threads", str(threads), *INDEX_OPTIONS]
             completed = subprocess.run(command, capture_output=True, text=True, preexec_fn=_die_with_parent)
+        finally:
+            remove_path(work)
         if completed.returncode != 0 or not is_lucene_index(staging):
             tail = (completed.stderr or completed.stdout).strip().splitlines()[-3:]
             raise RuntimeError("Anserini indexing failed: " + " | ".join(tail))
