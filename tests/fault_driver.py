@@ -7,7 +7,8 @@ KIND names what is built (``embeddings FILE``, ``terms CORPUS``, ``docvectors CO
 the entry, while its files are written), ``manifest`` (files written, manifest not yet), ``swap`` (the old
 entry moved aside, the new one not yet in place), ``published`` (published, lock still held),
 ``outputs`` (the fifth output file of ``--out`` written into its staging folder, the others not yet) or
-``none`` (a term store is published every 100 documents here, and stopped at its second publication);
+``jvm`` (a tf-idf search has run in this process's JVM, the run file not yet written) or ``none`` (a term
+store is published every 100 documents here, and stopped at its second publication);
 SIGNAL is ``KILL`` (SIGKILL: nothing runs after it), ``INT`` (Ctrl-C), ``TERM`` (kill, timeout, Slurm,
 systemd) or ``HUP`` (a closed terminal). The stop comes from the process itself, at exactly that point,
 so the tests are deterministic. POINT ``fsize=N`` instead stops nothing: files written by the process
@@ -136,6 +137,21 @@ def patch_build(kind: str, sig: int) -> None:
         lucene_index._write_json = written
 
 
+def patch_jvm(sig: int) -> None:
+    """Stop once Lucene has searched in this process's JVM (started by jnius: its signal handlers are the ones
+    Java installs unless it runs with -Xrs)."""
+    from irfair.rankers import lexical
+
+    search = lexical.LexicalRanker._search_jnius
+
+    def searched(self, texts, depth):
+        found = search(self, texts, depth)
+        stop(sig)
+        return found
+
+    lexical.LexicalRanker._search_jnius = searched
+
+
 def run(kind: str, cache: Path, args: list[str]) -> int:
     if kind == "cli":
         from irfair.cli import main
@@ -182,6 +198,8 @@ def main() -> int:
         patch_build("terms" if kind == "cli" else kind, sig)
     elif point == "outputs":
         patch_outputs(sig)
+    elif point == "jvm":
+        patch_jvm(sig)
     elif point.startswith("fsize="):
         limit_file_size(int(point.split("=")[1]))
     elif point != "none":

@@ -59,6 +59,20 @@ def test_a_signal_keeps_an_existing_output_folder_as_it_was(inputs, warm_cache, 
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before and _leftovers(out) == []
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(("signal_name", "code", "name"), SIGNALLED)
+def test_a_signal_once_java_runs_in_the_process_ends_in_one_line(inputs, tmp_path, signal_name, code, name):
+    """jnius starts the JVM inside irfair's process; Java's own SIGTERM/SIGINT/SIGHUP handlers would replace
+    irfair's (exit 143 with no line, staging folders left): the JVM runs with -Xrs, so irfair's handler still
+    says its one line, removes what it staged and exits with the signal's code."""
+    cache, out = tmp_path / "cache", tmp_path / "new" / "tfidf.run"
+    stopped = run_driver("cli", "jvm", signal_name, cache, "rank", "--ranker", "tfidf", "--corpus", inputs.folder / "time.trec",
+                         "--topics", inputs.folder / "topics.time.txt", "--depth", "10", "--cache-dir", cache, "--out", out)
+    said = f"irfair: terminated ({name})\n" if name else "irfair: interrupted\n"
+    assert (stopped.returncode, stopped.stdout, stopped.stderr) == (code, "", said)
+    assert not (tmp_path / "new").exists() and {r.state for r in scan(cache, verify=True)} == {"ok"}
+
+
 def test_sigterm_while_the_term_store_is_built_leaves_a_cache_that_verifies(inputs, tmp_path):
     cache, out = tmp_path / "cache", tmp_path / "out"
     stopped = run_driver("cli", "build", "TERM", cache, *inputs.audit_args(inputs.runs[1], "--cache-dir", cache, "--out", out))

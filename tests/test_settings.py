@@ -2,17 +2,23 @@
 before any work, with one line naming the source; HOME that gives no place for the cache is an error."""
 from __future__ import annotations
 
+import os
+
 import pytest
 from faults_data import run_cli
 
 from irfair.errors import IrfairInputError
 from irfair.settings import SETTINGS, check_environment, default_cache_folder, parse
 
+_MEMORY = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
 # setting -> (bad values, what the error says is expected)
 BAD = {
     "jobs": (["many", "0", "-1", "2.5", "1e3"], "a positive integer"),
     "scheduler": (["bogus", "tcp://", "http://host:8786", "local2"], "'local' or a Dask scheduler address such as tcp://host:8786"),
-    "java_heap": (["lots", "0", "2x", "-1g"], "a Java heap size such as 2g or 4096m"),
+    # sizes -Xmx would read but the JVM refuses (too small, or beyond memory: a JVM traceback before this check)
+    "java_heap": (["lots", "0", "2x", "-1g", "99999999999999g", "1k", "1", "63m", "1t" if _MEMORY < 2**40 else "99999t"],
+                  f"a Java heap size such as 2g or 4096m, from 64m to this machine's memory ({_MEMORY // 2**20}m)"),
     "java_verbose": (["yes", "2"], "0 or 1"),
 }
 CASES = [(name, value) for name, (values, _) in BAD.items() for value in values]
