@@ -2,7 +2,6 @@
 requirements.lock at the locked version, and every locked package is installed, so two fresh machines test the
 same versions. ``make lock`` writes the lock from a clean resolve (its recipe is checked here as make reads it)."""
 import re
-import subprocess
 from importlib import metadata
 from pathlib import Path
 
