@@ -34,9 +34,11 @@ def _scheduler(text: str) -> str:
 
 
 def _folder_path(text: str) -> Path:
+    """A folder path, surrounding spaces dropped as for every setting (``IRFAIR_CACHE=" /abs/path"`` is
+    ``/abs/path``, not a folder named `` `` in the working folder)."""
     if not text.strip() or "\x00" in text:
         raise ValueError(text)
-    return Path(text)
+    return Path(text.strip())
 
 
 _HEAP_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}

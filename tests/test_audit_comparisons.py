@@ -92,8 +92,9 @@ def test_reference_row_and_settings():
     assert Inference().to_dict() == {"test": "paired randomization", "ci": "paired percentile bootstrap over queries",
                                      "n_bootstrap": 1000, "n_permutations": 10_000, "seed": 0, "correction": "holm", "alpha": 0.05,
                                      "baseline": None}
-    for bad, message in [({"correction": "sidak"}, "correction must be one of"), ({"alpha": 1.0}, "alpha must be between 0 and 1"),
-                         ({"n_permutations": -1}, "n_permutations must be an integer >= 0")]:
+    for bad, message in [({"correction": "sidak"}, "correction must be one of"),
+                         ({"alpha": 1.0}, r"alpha=1.0: expected a number between 0 and 1 \(exclusive\)"),
+                         ({"n_permutations": -1}, "n_permutations=-1: expected an integer from 0 to 10,000,000")]:
         with pytest.raises(IrfairInputError, match=message):
             Inference(**bad)
 

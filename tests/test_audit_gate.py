@@ -4,6 +4,7 @@ import json
 
 import jsonschema
 import pandas as pd
+import numpy as np
 import pytest
 from helpers import overlap_run
 
@@ -82,6 +83,15 @@ def test_check_refuses_what_it_cannot_answer(result):
         result.check("gsr-above:qlm")
     with pytest.raises(IrfairInputError, match="only gsr is compared with the perfect run"):
         result.check("map-above-perfect")
+    # a wrong type or value is refused with a true reason (was AttributeError for 5 and None, alpha 5 accepted)
+    for conditions, message in [(["gsr-above:bm25", 5], "condition 5: expected text such as 'map-below:bm25'"),
+                                ([None], "condition None: expected text"), (5, "conditions=5: expected a condition")]:
+        with pytest.raises(IrfairInputError, match=message):
+            result.check(conditions)
+    for alpha in (-1, float("nan"), 5, 1.0, "0.05", True):
+        with pytest.raises(IrfairInputError, match=f"^alpha={alpha!r}: expected a number between 0 and 1".replace("(", r"\(")):
+            result.check("gsr-above:bm25", alpha=alpha)
+    assert [f.system for f in result.check("gsr-above:bm25", alpha=np.float32(0.01))] == ["new"]
     result.comparisons = result.comparisons[result.comparisons["b"] == "bm25"]
     result.inference = Inference(baseline="bm25")
     with pytest.raises(IrfairInputError, match="did not compare new with old \\(--baseline bm25\\)"):

@@ -68,7 +68,9 @@ def test_trec_eval_parameters_as_trec_eval_reads_them():
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("P.0,5", "cut-offs must be positive"), ("P.5,5", "given twice"), ("ndcg.1=3=4", "malformed pair parameters"),
+    ("P.0,5", "cut-offs must be integers from 1 to 1,000,000,000"), ("P.99999999999999999999", "cut-offs must be integers from 1"),
+    ("P@0", "P@0: cut-offs must be integers from 1"), ("nDCG@99999999999999999999", "cut-offs must be integers from 1"),
+    ("P.5,5", "given twice"), ("ndcg.1=3=4", "malformed pair parameters"),
     ("utility.1,2", "utility takes 4 coefficients"), ("map.5", "takes no parameters"), ("P.", "nothing after the '.'"),
     ("all_trec.5", "takes no parameters"), ("map_avgjg", "irfair does not read"),
 ])

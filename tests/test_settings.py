@@ -75,6 +75,15 @@ def test_good_values_are_read_from_every_source(clean_env):
         parse("jobs", True)
 
 
+def test_spaces_around_a_cache_path_are_dropped_as_for_every_setting(clean_env, tmp_path, monkeypatch):
+    """IRFAIR_CACHE=" /abs/path" silently made the folder './ /abs/path' (other settings strip their spaces)."""
+    from irfair.cache import default_cache_dir
+
+    monkeypatch.chdir(tmp_path)
+    clean_env.setenv("IRFAIR_CACHE", f" {tmp_path / 'cache'}\t")
+    assert default_cache_dir() == tmp_path / "cache" and parse("cache_dir", " c ") == tmp_path.__class__("c")
+
+
 @pytest.mark.parametrize("home", ["", "relative/home", "/"])
 def test_a_home_that_gives_no_place_for_the_cache_is_an_error_naming_irfair_cache(clean_env, tmp_path, home):
     clean_env.delenv("IRFAIR_CACHE")

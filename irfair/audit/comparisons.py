@@ -18,6 +18,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from ..bounds import checked
 from ..errors import IrfairInputError
 from ..measures.resampling import CORRECTIONS, TEST_NAME, PairedTests, adjust_p, paired_mean_tests, paired_slope_tests
 
@@ -41,12 +42,9 @@ class Inference:
     def __post_init__(self) -> None:
         if self.correction not in CORRECTIONS:
             raise IrfairInputError(None, None, f"correction must be one of {', '.join(CORRECTIONS)}, not {self.correction!r}")
-        if not (isinstance(self.alpha, (int, float)) and 0 < self.alpha < 1):
-            raise IrfairInputError(None, None, f"alpha must be between 0 and 1, not {self.alpha!r}")
-        for name in ("n_bootstrap", "n_permutations"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise IrfairInputError(None, None, f"{name} must be an integer >= 0, not {value!r}")
+        # one check per number (irfair.bounds), numpy scalars taken as numbers and stored as Python ones
+        for name, bound in (("n_bootstrap", "bootstrap"), ("n_permutations", "permutations"), ("seed", "seed"), ("alpha", "alpha")):
+            object.__setattr__(self, name, checked(bound, getattr(self, name), name))
 
     def to_dict(self) -> dict:
         """The setting for ``audit.json``, with the test and CI named."""

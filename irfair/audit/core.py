@@ -22,6 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..bounds import fits_in_memory
 from ..cache import CacheDir, writable_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import Embeddings, load_embeddings
@@ -128,6 +129,7 @@ def audit(
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     pairs_of([run.name for run in run_list], baseline)
+    _check_resample_memory(inference, len(topic_map))
     corpus_obj, store = store_loading.result()
     emb: Embeddings = load_embeddings(embeddings, cache)
     direction = gender_direction(emb)
@@ -255,6 +257,15 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff)
+
+
+def _check_resample_memory(inference: Inference, n_queries: int) -> None:
+    """Before the corpus is read: the resamples are held as (resamples × queries) matrices — sign flips as int8 and
+    float64 (9 bytes a cell), bootstrap draws as indices, offsets, counts and weights (32 bytes a cell)."""
+    fits_in_memory(f"{inference.n_permutations:,} permutations of {n_queries:,} queries", 9 * inference.n_permutations * n_queries,
+                   "ask for fewer with --permutations")
+    fits_in_memory(f"{inference.n_bootstrap:,} bootstrap resamples of {n_queries:,} queries", 32 * inference.n_bootstrap * n_queries,
+                   "ask for fewer with --bootstrap")
 
 
 def _check_relevance_level(qrels: Mapping[str, Mapping[str, int]], level: int, source) -> None:

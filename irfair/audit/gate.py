@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..bounds import checked
 from ..errors import IrfairInputError
 from ..numbers import fixed
 
@@ -69,7 +70,17 @@ def check(result, conditions: Iterable[str | Condition], alpha: float | None = N
     """Every (condition, system) of ``conditions`` that ``result`` (an :class:`~irfair.audit.result.AuditResult`)
     meets, at ``alpha`` (default: the audit's). Raises IrfairInputError for an unknown measure or system,
     or a pair the audit did not compare (``--baseline``)."""
-    alpha = result.inference.alpha if alpha is None else alpha
+    alpha = result.inference.alpha if alpha is None else checked("alpha", alpha)
+    if isinstance(conditions, (str, Condition)):
+        conditions = [conditions]
+    try:
+        conditions = list(conditions)
+    except TypeError:
+        raise IrfairInputError(None, None, f"conditions={conditions!r}: expected a condition such as 'map-below:bm25', "
+                                           "or a list of them") from None
+    for condition in conditions:
+        if not isinstance(condition, (str, Condition)):
+            raise IrfairInputError(None, None, f"condition {condition!r}: expected text such as 'map-below:bm25' or 'gsr-above-perfect'")
     failures = []
     for condition in conditions:
         parsed = condition if isinstance(condition, Condition) else parse_condition(condition)

@@ -5,6 +5,7 @@ import argparse
 import os
 import sys
 
+from ..bounds import parsed
 from ..cache import CacheDir, refuse_inside_cache, writable_cache_dir
 from ..errors import IrfairInputError
 from ..executor import JOBS_ENV, SCHEDULER_ENV
@@ -86,8 +87,9 @@ def add_audit_format(parser: argparse.ArgumentParser) -> None:
 
 def add_inference(parser: argparse.ArgumentParser) -> None:
     """Resamples, seed, correction, alpha, baseline and ``--fail-on`` conditions of ``irfair audit``."""
-    parser.add_argument("--bootstrap", type=count_int, default=1000, help="bootstrap resamples of the queries for every CI (0 = none)")
-    parser.add_argument("--permutations", type=count_int, default=10_000,
+    parser.add_argument("--bootstrap", type=bounded("bootstrap"), default=1000,
+                        help="bootstrap resamples of the queries for every CI (0 = none)")
+    parser.add_argument("--permutations", type=bounded("permutations"), default=10_000,
                         help="permutations of each paired randomization test (0 = no p-values)")
     parser.add_argument("--seed", type=seed_int, default=0, help="seed of the bootstrap, the permutations and the random run")
     parser.add_argument("--correction", choices=CORRECTIONS, default="holm",
@@ -101,15 +103,20 @@ def add_inference(parser: argparse.ArgumentParser) -> None:
                              "measure of the comparisons")
 
 
+def bounded(name: str):
+    """The argparse type of the number ``name`` of :data:`irfair.bounds.BOUNDS`: the check a Python argument gets."""
+    def convert(text: str):
+        try:
+            return parsed(name, text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"{exc}, found {text!r}") from None
+    convert.__name__ = name
+    return convert
+
+
 def probability(text: str) -> float:
     """A number strictly between 0 and 1 (argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, found {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, found {text!r}")
-    return value
+    return bounded("alpha")(text)
 
 
 def log(args: argparse.Namespace):
@@ -162,10 +169,7 @@ def count_int(text: str) -> int:
 
 def seed_int(text: str) -> int:
     """A random seed: an integer from 0 to 2**32 - 1 (argparse type)."""
-    value = _integer(text, 0, "expected a seed from 0 to 4294967295")
-    if value > 2**32 - 1:
-        raise argparse.ArgumentTypeError(f"expected a seed from 0 to 4294967295, found {text!r}")
-    return value
+    return bounded("seed")(text)
 
 
 def parameter_type(parameter: Parameter):

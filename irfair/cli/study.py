@@ -28,7 +28,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--depth", type=options.positive_int, default=1000, help="run depth of every ranker")
     p.add_argument("--candidates", type=options.positive_int, default=100, help="BM25 candidates re-ranked by the neural rankers")
     p.add_argument("--epochs", type=options.positive_int, default=10, help="training epochs of the neural rankers")
-    p.add_argument("--bootstrap", type=options.count_int, default=1000, help="bootstrap resamples for CIs and paired tests (0 = none)")
+    p.add_argument("--bootstrap", type=options.bounded("bootstrap"), default=1000,
+                   help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of training, the bootstrap and the random run")
     options.add_query_field(p)
     p.add_argument("--wide", action="store_true",

@@ -84,6 +84,9 @@ def parse_measures(measures: str | object | Iterable[str | object]) -> dict[str,
         else:
             raise IrfairInputError(None, None, f"a measure must be a name or an ir_measures measure, not {type(item).__name__}")
         for label, measure in pairs:
+            cutoff = getattr(measure, "params", {}).get("cutoff") if not isinstance(measure, te.TrecEvalMeasure) else None
+            if cutoff is not None and not (isinstance(cutoff, int) and 1 <= cutoff <= te.MAX_CUTOFF):
+                raise IrfairInputError(None, None, f"{label}: cut-offs must be integers from 1 to {te.MAX_CUTOFF:,}")
             if not isinstance(measure, te.TrecEvalMeasure) and as_trec_eval(measure) is None \
                     and not ir_measures.DefaultPipeline.supports(measure):
                 raise IrfairInputError(None, None, f"no installed ir_measures provider computes {label!r}")

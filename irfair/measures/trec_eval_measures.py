@@ -192,10 +192,13 @@ def _check_pairs(name: str, text: str) -> None:
         raise IrfairInputError(None, None, f"malformed pair parameters {text!r} of {name}: expected name=value,...")
 
 
+MAX_CUTOFF = 10**9  # past any run's depth; larger numbers overflow the kernels' integer arrays
+
+
 def _cut_values(name: str, params: str, kind: str) -> list[float]:
     values = sorted(c_atol(p) if kind == "cutoffs" else c_atof(p) for p in params.split(","))
-    if kind == "cutoffs" and values[0] <= 0:
-        raise IrfairInputError(None, None, f"{name}.{params}: cut-offs must be positive integers")
+    if kind == "cutoffs" and (values[0] <= 0 or values[-1] > MAX_CUTOFF):
+        raise IrfairInputError(None, None, f"{name}.{params}: cut-offs must be integers from 1 to {MAX_CUTOFF:,}")
     if any(a == b for a, b in zip(values, values[1:])):
         raise IrfairInputError(None, None, f"{name}.{params}: a cut-off is given twice")
     return values

@@ -5,10 +5,10 @@ re-ranker once per ranking embedding and debiasing variant (BM25 always, as the 
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..bounds import checked
 from ..errors import IrfairInputError
 from ..gender.debias import VARIANTS
 from ..rankers import EMBEDDING, LEXICAL, NEURAL, rankers_of
@@ -75,8 +75,8 @@ class StudyConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise IrfairInputError(None, None, f"{name} must be a positive integer, not {value!r}")
-        if not isinstance(self.n_bootstrap, int) or self.n_bootstrap < 0 or not math.isfinite(self.n_bootstrap):
-            raise IrfairInputError(None, None, f"n_bootstrap must be a non-negative integer, not {self.n_bootstrap!r}")
+        for name, bound in (("n_bootstrap", "bootstrap"), ("seed", "seed")):  # one check per number (irfair.bounds)
+            object.__setattr__(self, name, checked(bound, getattr(self, name), name))
 
 
 def plan(config: StudyConfig) -> list[SystemSpec]:
