@@ -26,6 +26,26 @@ def safe_filename(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
 
 
+def unique_filenames(names, what: str = "plot files") -> dict[str, str]:
+    """``{name: file-name stem}``: each name made safe (:func:`safe_filename`), and names that would share a file
+    (``run a`` and ``run_a``, or ``A`` and ``a`` on a file system that ignores case) told apart by ``-2``, ``-3``
+    in the order given, said in one warning."""
+    stems, taken, renamed = {}, set(), []
+    for name in names:
+        stem = base = safe_filename(name)
+        n = 1
+        while stem.lower() in taken:
+            n += 1
+            stem = f"{base}-{n}"
+        taken.add(stem.lower())
+        stems[name] = stem
+        if n > 1:
+            renamed.append(f"{name!r} as {stem}")
+    if renamed:
+        warnings.warn(IrfairWarning(f"system names that would share {what} are told apart: {', '.join(renamed)}"), stacklevel=2)
+    return stems
+
+
 def _missing_folders(folder: Path) -> list[Path]:
     """``folder`` and those of its ancestors that do not exist yet, deepest first."""
     missing = []

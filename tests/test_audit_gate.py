@@ -3,8 +3,8 @@ the command line's exit codes (1 when met, with one line each; 2 for a condition
 import json
 
 import jsonschema
-import pandas as pd
 import numpy as np
+import pandas as pd
 import pytest
 from helpers import overlap_run
 

@@ -67,15 +67,21 @@ def format_markdown(result: AuditResult) -> str:
         return f"{value}<sup>{letters}</sup>" if letters else value
 
     for r in _rows(result):
-        cells = [r["letter"], r["name"], sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
+        cells = [r["letter"], markdown_escape(r["name"]), sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", caption(result)]
     headers, rows = comparison_table(result)
     if rows:
         lines += ["", "GSR, every pair (delta = gsr(a) − gsr(b)):", "", "| " + " | ".join(headers) + " |",
                   "|" + "|".join(["---", "---", "--:", "---", "--:", "--:", "--:"]) + "|"]
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        lines += ["| " + " | ".join(markdown_escape(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
+
+
+def markdown_escape(text: str) -> str:
+    """A table cell's text for Markdown: ``|`` (it would end the cell) and backslashes escaped, line breaks as spaces."""
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
+    return " ".join(text.splitlines())
 
 
 def format_latex(result: AuditResult) -> str:

@@ -61,7 +61,8 @@ class GateFailure:
 
     def line(self) -> str:
         """The verdict line printed for it (the reference is named by the condition, so the line stays short)."""
-        return (f"fail {self.condition}: {self.system}'s {self.measure} is significantly "
+        system = self.system if len(self.system) <= 48 else self.system[:47] + "~"  # the line stays within 100 columns
+        return (f"fail {self.condition}: {system}'s {self.measure} is significantly "
                 f"{'higher' if self.direction == 'above' else 'lower'} (delta {fixed(self.delta, sign=True)}, "
                 f"p_adjusted {self.p_adjusted:.4f} < {self.alpha:g})")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..atomic import safe_filename, write_outputs
+from ..atomic import unique_filenames, write_outputs
 from ..cache import refuse_inside_cache
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_tsv
@@ -75,8 +75,8 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
     # above are written
     with scatter_drawings(result, shared_y_range(result), png=plots) as drawn:
         if plots:
-            for name in result.systems:
-                writers[f"scatter_{safe_filename(name)}.png"] = lambda p, name=name: p.write_bytes(drawn[name]()[0])
+            for name, stem in unique_filenames(result.systems, "scatter plot files").items():
+                writers[f"scatter_{stem}.png"] = lambda p, name=name: p.write_bytes(drawn[name]()[0])
         if html:
             writers["report.html"] = lambda p: p.write_text(audit_page(result, {name: get()[1] for name, get in drawn.items()}),
                                                             encoding="utf-8")

@@ -190,6 +190,15 @@ def legend(result: AuditResult) -> list[str]:
     return lines + [described[:cut], described[cut + 2:]]
 
 
+LONGEST_WORD = 48  # a longer word of a sentence (a system's name) is cut, so that every line fits WIDTH
+
+
+def elide_long_words(text: str, longest: int = LONGEST_WORD) -> str:
+    """``text`` with every word longer than ``longest`` cut to ``longest`` characters ending in ``~`` (as the
+    table cuts names), so that wrapped lines stay within :data:`WIDTH`."""
+    return " ".join(word if len(word) <= longest else word[:longest - 1] + "~" for word in text.split(" "))
+
+
 def fixed_width(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None, shrink: int = 1) -> list[str]:
     """Left-aligned columns two spaces apart under a dashed rule; with ``width``, column ``shrink`` (the system
     names) is cut (ending in ``~``) so that lines fit, down to :data:`MIN_NAME` characters."""
@@ -211,8 +220,8 @@ def fixed_width(headers: Sequence[str], rows: Sequence[Sequence[str]], width: in
 def format_verdict(result: AuditResult, wide: bool = False) -> str:
     """The verdict block: sentences, table, legend and a pointer to the rest (≤ 100 columns unless ``wide``)."""
     table = verdict_table(result, wide)
-    said = [part for line in sentences(result) for part in textwrap.wrap(line, WIDTH, subsequent_indent="    ", break_long_words=False,
-                                                                            break_on_hyphens=False)]
+    said = [part for line in sentences(result) for part in textwrap.wrap(elide_long_words(line), WIDTH, subsequent_indent="    ",
+                                                                            break_long_words=False, break_on_hyphens=False)]
     shrink = table.headers.index("system")
     lines = said + [""] + fixed_width(table.headers, table.rows, None if wide else WIDTH, shrink) + [""] + legend(result)
     if not wide:

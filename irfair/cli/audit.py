@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
+import textwrap
 
 from . import options
 
@@ -67,8 +69,6 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from ..audit import audit
     from ..audit.gate import parse_condition
     from ..audit.provenance import relative_command_line
@@ -94,8 +94,9 @@ def run(args: argparse.Namespace) -> int:
     failures = result.check(conditions)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
     paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
-    for failure in failures:  # the answer to --fail-on comes first
-        print(failure.line(), file=sys.stdout if args.format == "table" else sys.stderr)
+    for failure in failures:  # the answer to --fail-on comes first, within 100 columns
+        print(textwrap.fill(failure.line(), 100, subsequent_indent="    ", break_long_words=False),
+              file=sys.stdout if args.format == "table" else sys.stderr)
     print(render(result, args.format, args.wide), end="")
     if args.per_query:
         print_per_query(result)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..atomic import safe_filename, write_outputs
+from ..atomic import unique_filenames, write_outputs
 from ..audit import PERFECT
 from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
 from ..audit.summary import ci
@@ -169,10 +169,11 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
     for stem, make in study_figures.items():
         for suffix in ("png", "pdf"):
             writers[f"{stem}.{suffix}"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
+    folders = unique_filenames([Path(emb).name for emb in result.audits], "plot folders")
     for emb, audit in result.audits.items():
-        folder = f"plots/{safe_filename(Path(emb).name)}"
-        for name in audit.systems:
-            stem = f"{folder}/scatter_{safe_filename(name)}"
+        folder = f"plots/{folders[Path(emb).name]}"
+        for name, file_stem in unique_filenames(audit.systems, "scatter plot files").items():
+            stem = f"{folder}/scatter_{file_stem}"
             make = (lambda a=audit, n=name: scatter_figure(a, n))
             writers[f"{stem}.png"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
             writers[f"{stem}.pdf"] = lambda p, stem=stem, make=make: (save_figure(cache.get(stem, make), p), cache.release(stem))

@@ -45,6 +45,11 @@ def as_runs(runs, reserved: Sequence[str] = (), max_depth: int | None = None) ->
     empty = next((run for run in loaded if not any(run.ranking.values())), None)
     if empty is not None:
         raise IrfairInputError(empty.path or f"run {empty.name!r}", None, "the run retrieves no document")
+    unprintable = next((run for run in loaded if not run.name.isprintable() or not run.name.strip()), None)
+    if unprintable is not None:  # a tab or line break would break every table, TSV column and file name made from it
+        raise IrfairInputError(unprintable.path or f"run {unprintable.name!r}", None,
+                               f"the system name {unprintable.name!r} is empty or holds a tab, a line break or another "
+                               "control character: rename the file, or name the run")
     seen: dict[str, int] = {}
     for i, run in enumerate(loaded):
         if run.name in reserved or run.name in seen:
