@@ -188,13 +188,21 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
                 tmp.parent.mkdir(parents=True, exist_ok=True)
                 writer(tmp)
             staged[name] = tmp
-        for name in staged:
+        record = out / OUTPUTS_MANIFEST
+        for name in [*staged, OUTPUTS_MANIFEST]:  # every obstacle found before any move: no file of the set is replaced
             (out / name).parent.mkdir(parents=True, exist_ok=True)
-            if (out / name).is_dir():  # found before any move, so that no file of the set is replaced
-                raise WriteFailed(errno.EISDIR, "a folder is in the way of this output file", str(out / name))
+            if (out / name).is_dir() and not (out / name).is_symlink():
+                what = "irfair's record of the files it wrote here" if name == OUTPUTS_MANIFEST else "this output file"
+                raise WriteFailed(errno.EISDIR, f"a folder is in the way of {what}", str(out / name))
         written = _written_by_irfair(out)
         digests = {name: _digest(tmp) for name, tmp in staged.items()}
         foreign = [name for name in staged if (out / name).exists() and written.get(name) != _digest(out / name)]
+        # the record is staged with the files and moved with them: all of the set or none of it
+        manifest = {name: digest for name, digest in written.items() if name not in staged and (out / name).is_file()} | digests
+        staged_record = staging / OUTPUTS_MANIFEST
+        with naming_target(staging, record):
+            staged_record.write_text(json.dumps({"files": dict(sorted(manifest.items()))}, indent=1) + "\n", encoding="utf-8")
+            os.chmod(staged_record, _NEW_FILE_MODE)
         final, kept = [], []
         with _signals_held():
             for name in foreign:
@@ -203,8 +211,7 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
             for name, tmp in staged.items():
                 os.replace(tmp, out / name)
                 final.append(out / name)
-            manifest = {name: digest for name, digest in written.items() if (out / name).is_file()} | digests
-            write_text(out / OUTPUTS_MANIFEST, json.dumps({"files": dict(sorted(manifest.items()))}, indent=1) + "\n")
+            os.replace(staged_record, record)
         done = True
         for path, aside in kept:
             warnings.warn(IrfairWarning(f"{path}: irfair did not write this file; kept as {aside.name}"), stacklevel=2)

@@ -64,3 +64,18 @@ def test_long_names_keep_every_printed_line_within_100_columns(inputs, tmp_path)
     assert code in (0, 1) and printed.strip()
     assert max(len(line) for line in printed.splitlines()) <= 100
     assert "x" * 47 + "~" in printed
+
+
+def test_a_folder_in_place_of_the_output_record_stops_before_anything_moves(inputs, tmp_path):
+    """The record of what irfair wrote (.irfair-outputs.json) is written with the outputs, all or nothing: a folder
+    in its place is found before any file moves, said as it is, and the folder is left as it was."""
+    out = tmp_path / "out"
+    assert run_cli(inputs.audit_args(inputs.runs[0], "--permutations", "200", "--out", out))[0] == 0
+    (out / ".irfair-outputs.json").unlink()
+    (out / ".irfair-outputs.json").mkdir()
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    code, printed, err = run_cli(inputs.audit_args(inputs.runs[1], "--permutations", "200", "--out", out))
+    assert (code, printed) == (2, "") and err.count("\n") == 1
+    assert "a folder is in the way of irfair's record of the files it wrote here" in err and ".irfair-outputs.json" in err
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+    assert not list(out.glob(".irfair-staging-*")) and not list(out.glob("*.kept-*"))
