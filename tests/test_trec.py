@@ -60,6 +60,24 @@ def test_tsv_header_only_on_the_first_line(tmp_path):
         assert list(read_topics(path)) == ["1", "qid"]
 
 
+def test_tsv_topics_joined_by_cat_skip_the_repeated_header(tmp_path):
+    """Two files with headers joined by cat: the second header was read as a topic named query_id."""
+    from irfair.errors import IrfairWarning
+
+    path = tmp_path / "topics.tsv"
+    path.write_text("query_id\ttext\n1\tnurse shortage\n\nQuery_ID\tText\n2\tfirefighter training\n")
+    with pytest.warns(IrfairWarning, match=r"topics\.tsv: 2 lines \(1, 4; 'query_id text'\) read as header lines, not topics: 2 topics"):
+        assert list(read_topics(path)) == ["1", "2"]
+
+
+@pytest.mark.parametrize("text", ["the <topology> of networks", "<top> ranked lists", "a <TOP>list", "<title> and <num>"])
+def test_tsv_topics_are_told_by_their_structure_not_by_a_tag_in_the_text(tmp_path, text):
+    """'qid<TAB>query' lines whose query holds something like a tag were refused as 'expected TREC <top> blocks'."""
+    path = tmp_path / "topics.tsv"
+    path.write_text(f"1\t{text}\n2\tfirefighter training\n")
+    assert read_topics(path)["1"].title == text
+
+
 def test_tsv_topics_with_only_a_header_are_an_error(tmp_path):
     """A header and no topic is as empty as an empty file: an error at the topics file, not 'query 1 is not in the
     topics' at the run's first line."""

@@ -166,14 +166,31 @@ def test_a_folder_of_runs_is_its_run_files_sorted(tmp_path):
     for name, text in lines.items():
         data = text.encode()
         (folder / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
-    for ignored in ("notes.md", "b.run.log", ".hidden.run"):
+    for ignored in ("notes.md", "b.run.log", ".notes.md"):
         (folder / ignored).write_text("1 Q0 d9 1 2.0 x\n")
-    (folder / "sub.run").mkdir()
+    (folder / "audit").mkdir()
     runs = as_runs(folder)
     assert [(r.name, r.doc_ids("1")) for r in runs] == [("a", ["d2"]), ("b", ["d1"]), ("c", ["d3"])]
     # in a list, beside a file: the folder's runs take its place
     mixed = as_runs([TREC_EVAL / "results.trunc", str(folder)])
     assert [r.name for r in mixed] == ["results", "a", "b", "c"]
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda f: (f / ".hidden.run").write_text("1 Q0 d9 1 2.0 x\n"), "a hidden run file in the run folder: rename it"),
+    (lambda f: (f / "gone.run").symlink_to(f / "nowhere.run"), "named like a run file in the run folder, but a broken link"),
+    (lambda f: (f / "sub.run").mkdir(), "named like a run file in the run folder, but not a file"),
+])
+def test_what_is_named_like_a_run_file_is_never_dropped_in_silence(tmp_path, make, said):
+    """A run folder's entry named like a run file that cannot be read as one was skipped and the rest audited (or
+    the folder called empty when it held only a hidden run file): now one line naming it."""
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a.run").write_text("1 Q0 d 1 1.0 a\n")
+    make(folder)
+    with pytest.raises(IrfairInputError, match=said) as error:
+        as_runs(folder)
+    assert Path(error.value.path).parent == folder
 
 
 def test_a_run_file_given_twice_is_one_line(tmp_path):

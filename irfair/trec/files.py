@@ -329,13 +329,25 @@ RUN_FILE_ENDINGS = (".run", ".txt")
 
 def run_files(folder: str | Path) -> list[Path]:
     """The run files of ``folder``, sorted by name: its files named ``*.run`` or ``*.txt``, or those names with a
-    compression ending (``.gz``, ``.bz2``, ``.xz``); not its sub-folders or hidden files. IrfairInputError when
-    there is none."""
+    compression ending (``.gz``, ``.bz2``, ``.xz``). IrfairInputError when there is none, and for an entry named like
+    a run file that cannot be read as one: a hidden file, a broken link, a folder (never dropped in silence).
+    Entries with other names are not run files (a README, an audit folder)."""
     folder = Path(folder)
     try:
-        entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
+        every = sorted(folder.iterdir())
     except OSError as exc:
         raise IrfairInputError(folder, None, f"cannot list the run folder ({exc.strerror or exc})") from None
+    # what is named like a run file is never dropped in silence: a hidden one, a broken link, a folder
+    for path in every:
+        if not plain_name(path).lower().endswith(RUN_FILE_ENDINGS):
+            continue
+        if path.name.startswith("."):
+            raise IrfairInputError(path, None, "a hidden run file in the run folder: rename it to audit it, or move it out "
+                                               "(irfair does not guess whether a hidden file is meant)")
+        if not path.is_file():
+            kind = "a broken link" if path.is_symlink() and not path.exists() else "not a file"
+            raise IrfairInputError(path, None, f"named like a run file in the run folder, but {kind}")
+    entries = [p for p in every if not p.name.startswith(".")]
     files = [p for p in entries if p.is_file() and plain_name(p).lower().endswith(RUN_FILE_ENDINGS)]
     if not files:
         other = [p.name for p in entries]

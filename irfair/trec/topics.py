@@ -50,7 +50,7 @@ def read_topics(path: str | Path) -> dict[str, Topic]:
     Returns ``{qid: Topic}`` in file order. Raises IrfairInputError naming the line of any malformed topic.
     """
     lines = read_lines(path, "topics")
-    if not any("<top" in line.lower() for line in lines):
+    if not any(_TOP_LINE.match(line) for line in lines):  # by structure: a line that opens a <top> block
         return _read_tsv_topics(path, lines)
     topics: dict[str, Topic] = {}
     fields: dict[str, list[str]] | None = None
@@ -115,13 +115,22 @@ def tsv_header(line: str) -> bool:
     return "\t" in line and first in QID_HEADERS
 
 
+_TOP_LINE = re.compile(r"\s*<top\s*>", re.IGNORECASE)
+
+
 def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
+    """``qid<TAB>query`` lines; a header line (the first line, when it names the columns, and the same line repeated
+    below, as ``cat`` of two files makes it) is skipped, with one warning that names them and counts the topics."""
     topics: dict[str, Topic] = {}
-    header = next((i for i, line in enumerate(lines) if line.strip()), None)
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    headers = []
+    if first is not None and tsv_header(lines[first]):  # the header, and the same line again further down
+        fields = lines[first].lower().split()
+        headers = [i for i, line in enumerate(lines) if i == first or (tsv_header(line) and line.lower().split() == fields)]
     for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        if lineno - 1 == header and tsv_header(line):
+        if lineno - 1 in headers:
             continue
         qid, sep, query = line.partition("\t")
         if not sep or not qid.strip():
@@ -130,12 +139,14 @@ def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
         if qid in topics:
             raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
         topics[qid] = Topic(qid=qid, title=" ".join(query.split()))
-    if header is not None and tsv_header(lines[header]):
-        names = " ".join(lines[header].split())
+    if headers:
+        names = " ".join(lines[headers[0]].split())
         if not topics:
             raise IrfairInputError(path, None, f"no topics: only the header line {names!r}; expected 'qid<TAB>query' lines below it")
-        warnings.warn(IrfairWarning(f"{path}: line {header + 1} ({names!r}) read as a header, not a topic: "
-                                    f"{len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=2)
+        where = (f"line {headers[0] + 1} ({names!r}) read as a header, not a topic" if len(headers) == 1 else
+                 f"{len(headers)} lines ({', '.join(str(i + 1) for i in headers[:5])}{', ...' if len(headers) > 5 else ''}; "
+                 f"{names!r}) read as header lines, not topics")
+        warnings.warn(IrfairWarning(f"{path}: {where}: {len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=2)
     return topics
 
 
