@@ -93,6 +93,46 @@ def open_binary(path: str | Path, kind: str) -> IO[bytes]:
     return _OPENERS[kind](Path(path))
 
 
+_FILEOBJ_OPENERS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
+    "gzip": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"), "bzip2": lambda raw: bz2.BZ2File(raw, "rb"),
+    "xz": lambda raw: lzma.LZMAFile(raw, "rb")}
+BLOCK = 16 * 2**20  # bytes a streaming reader holds at a time
+
+
+def _refuse_compress(path: Path, what: str) -> IrfairInputError:
+    return IrfairInputError(path, None, f"unix compress (.Z) data: a {what} file must be plain, gzip, bzip2 or xz "
+                                        "(decompress it with uncompress, or recompress it with gzip)")
+
+
+def line_blocks(path: str | Path, what: str = "file", block: int = BLOCK) -> Iterator[bytes]:
+    """The decompressed bytes of ``path`` (told by its first bytes, as :func:`read_bytes`) in blocks of about
+    ``block`` bytes, each ending after a ``\\n`` (the last one: where the data ends), so that memory holds one block,
+    not the file: a 2 MB gzip file of 1 GB of text is read 16 MB at a time. A pipe is read once, as it comes.
+    Damage, wherever it is met, is one IrfairInputError naming the file."""
+    path = Path(path)
+    with reading(path):
+        with open(path, "rb") as raw:
+            kind = sniff(raw.peek(_HEAD)[:_HEAD])
+            if kind == "compress":
+                raise _refuse_compress(path, what)
+            stream = _FILEOBJ_OPENERS[kind](raw) if kind else raw
+            pending = b""
+            while True:
+                chunk = stream.read(block)
+                if not chunk:
+                    break
+                data = pending + chunk
+                cut = data.rfind(b"\n") + 1
+                if cut == 0 and len(data) < 16 * block:  # a line longer than a block: gather it (up to 16 blocks)
+                    pending = data
+                    continue
+                cut = cut or len(data)
+                pending = data[cut:]
+                yield data[:cut]
+            if pending:
+                yield pending
+
+
 def read_bytes(path: str | Path, what: str = "file") -> bytes:
     """The whole content of ``path``, decompressed when its bytes say gzip, bzip2 or xz.
 
@@ -103,6 +143,5 @@ def read_bytes(path: str | Path, what: str = "file") -> bytes:
         raw = path.read_bytes()
     kind = sniff(raw[:_HEAD])
     if kind == "compress":
-        raise IrfairInputError(path, None, f"unix compress (.Z) data: a {what} file must be plain, gzip, bzip2 or xz "
-                                           "(decompress it with uncompress, or recompress it with gzip)")
+        raise _refuse_compress(path, what)
     return decompress(raw, kind, path)

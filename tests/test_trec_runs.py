@@ -252,3 +252,17 @@ def test_a_run_file_is_read_into_columns_that_read_as_its_lists(tmp_path):
     assert run.doc_ids("1") == ["b", "a", "z"] and run.doc_ids("1", 2) == ["b", "a"] and run.doc_ids("3") == []
     assert run.ranking == {"2": [("c", -1e-3)], "1": [("b", 2.5), ("a", 2.5), ("z", 0.25)]} and "3" not in run.ranking
     assert dataclasses.replace(run, ranking=dict(run.ranking)).columns is None
+
+
+def test_blanks_made_regular_as_the_regular_expression_says():
+    """The vectorised rule equals its definition: every run of blanks (space, tab, \\x1f) one space, none at a line's
+    start or end, on 20,000 seeded random texts of those bytes, letters and line ends."""
+    import re
+
+    from irfair.trec.columns import _normalised
+
+    blanks, edges = re.compile(rb"[ \t\x1f]+"), re.compile(rb"(?m)^ | $")
+    rng = random.Random(1)
+    for _ in range(20_000):
+        text = bytes(rng.choice(b"ab \t\x1f\n") for _ in range(rng.randint(0, 20)))
+        assert _normalised(text) == edges.sub(b"", blanks.sub(b" ", text)), text

@@ -190,7 +190,7 @@ def legend(result: AuditResult) -> list[str]:
     return lines + [described[:cut], described[cut + 2:]]
 
 
-LONGEST_WORD = 48  # a longer word of a sentence (a system's name) is cut, so that every line fits WIDTH
+LONGEST_WORD = 96  # a longer word of a sentence (a long system name) is cut: wrapped with its indent, it fits WIDTH
 
 
 def elide_long_words(text: str, longest: int = LONGEST_WORD) -> str:

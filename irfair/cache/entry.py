@@ -86,6 +86,19 @@ def is_build_folder(path: Path) -> bool:
         return False
 
 
+def names_itself(folder: Path, entry_name: str) -> bool:
+    """Whether ``folder`` holds a readable manifest whose kind and inputs give ``entry_name``'s 16 digits (the proof
+    that an entry, an entry moved aside or a build killed after writing its manifest is irfair's)."""
+    manifest = folder / MANIFEST
+    try:
+        if folder.is_symlink() or not folder.is_dir() or manifest.is_symlink() or not manifest.is_file():
+            return False
+        read = Manifest.from_json(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, EntryDamaged):
+        return False
+    return entry_name.endswith("-" + key_digest(read.kind, read.key))
+
+
 def _proven_files(folder: Path, entry_name: str) -> list[str]:
     """The files of ``folder`` (an entry moved aside) that irfair can prove it wrote: those its manifest lists
     with their size and SHA-256, when the manifest names the inputs ``entry_name`` is derived from (its digest
@@ -212,6 +225,10 @@ class CacheEntry:
         for path in self.parent.glob(f"{BUILD_PREFIX}{self.name}-*"):
             if is_build_folder(path):
                 remove_path(path)
+            elif names_itself(path, self.name):  # killed between its manifest and its publication
+                kept = dispose(path, self.folder)
+                if kept is not None:
+                    report(f"an unfinished build of {self.folder} held files irfair did not write{kept_note(kept)}")
         for path in self.parent.glob(f"{OLD_PREFIX}{self.name}-*"):
             kept = dispose(path, self.folder)
             if kept is not None:
@@ -232,14 +249,14 @@ class CacheEntry:
                 known: Mapping[str, list] | None = None) -> Manifest:
         """Write the manifest of ``staging`` (checksums taken from ``known`` for files of unchanged size)
         and put it in place of the published entry by renames (call with the lock held)."""
-        (staging / BUILD_MARK).unlink(missing_ok=True)  # not part of the entry
         files = {}
-        for rel in relative_files(staging):
+        for rel in [rel for rel in relative_files(staging) if rel != BUILD_MARK]:  # the mark is not part of the entry
             size = (staging / rel).stat().st_size
             old = (known or {}).get(rel)
             files[rel] = [size, old[1] if old is not None and old[0] == size else file_digest(staging / rel)]
         manifest = Manifest(self.kind, self.key, files, dict(counts or {}), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         _write_manifest(staging, manifest)
+        (staging / BUILD_MARK).unlink(missing_ok=True)  # from here the manifest proves the folder irfair's
         kept = _swap_in(staging, self.folder, self.parent / f"{OLD_PREFIX}{self.name}-{os.getpid()}-{time.monotonic_ns()}")
         if kept is not None:
             report(f"the replaced cache entry {self.folder} held files irfair did not write{kept_note(kept)}")

@@ -23,8 +23,8 @@ from filelock import FileLock, Timeout
 
 from ..errors import IrfairInputError
 from . import KINDS, CacheDir, resolve_cache_dir
-from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, dispose, is_build_folder, remove_path
-from .manifest import MANIFEST, EntryDamaged, Manifest, key_digest, validate_folder
+from .entry import BUILD_PREFIX, LOCK_SUFFIX, OLD_PREFIX, dispose, is_build_folder, names_itself, remove_path
+from .manifest import MANIFEST, EntryDamaged, Manifest, validate_folder
 
 _NAME = r"[\w.-]+-[0-9a-f]{16}"  # safe_filename(label)-<digest>: see CacheEntry
 _ENTRY = re.compile(f"^{_NAME}$")
@@ -68,30 +68,17 @@ def _is_lock(item: Path) -> bool:
     return bool(_LOCK.match(item.name)) and _quietly(lambda: item.is_file() and not item.is_symlink())
 
 
-def _names_itself(folder: Path, entry_name: str) -> bool:
-    """Whether ``folder`` holds a readable manifest whose kind and inputs give ``entry_name``'s 16 digits."""
-    manifest = folder / MANIFEST
-    if folder.is_symlink() or not folder.is_dir() or manifest.is_symlink() or not manifest.is_file():
-        return False
-    try:
-        read = Manifest.from_json(manifest.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, EntryDamaged):
-        return False
-    return entry_name.endswith("-" + key_digest(read.kind, read.key))
-
-
 def _is_leftover(item: Path) -> bool:
-    """A build folder with irfair's mark, or an entry moved aside (``.old-<name>-...``) whose manifest gives ``name``."""
+    """A build folder with irfair's mark, or a folder (``.build-<name>-...`` killed after writing its manifest,
+    ``.old-<name>-...`` an entry moved aside) whose manifest gives ``name``."""
     match = _LEFTOVER.match(item.name)
     if not match:
         return False
-    if item.name.startswith(BUILD_PREFIX):
-        return is_build_folder(item)
-    return _quietly(lambda: _names_itself(item, match.group(1)))
+    return (item.name.startswith(BUILD_PREFIX) and is_build_folder(item)) or _quietly(lambda: names_itself(item, match.group(1)))
 
 
 def _is_entry(item: Path) -> bool:
-    return bool(_ENTRY.match(item.name)) and _quietly(lambda: _names_itself(item, item.name))
+    return bool(_ENTRY.match(item.name)) and _quietly(lambda: names_itself(item, item.name))
 
 
 def _listing(folder: Path) -> list[Path]:
@@ -198,7 +185,7 @@ def clear(cache_dir: CacheDir = None, kinds: Iterable[str] = KINDS) -> Cleared:
             busy.append(report)
             continue
         try:
-            if report.path.name.startswith(BUILD_PREFIX):
+            if is_build_folder(report.path):
                 remove_path(report.path)
             else:
                 entry_folder = report.path.parent / (_LEFTOVER.match(report.path.name) or [None, report.path.name])[1]

@@ -164,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         _error(f"error: {_os_error_line(exc)}")
         return 2
+    except MemoryError:  # one line, never a traceback: what irfair was asked to hold did not fit
+        _error("error: out of memory: the inputs or the resamples asked for need more memory than this process may "
+               "use (ulimit -v, a container's limit, or the machine's)")
+        return 2
 
 
 if __name__ == "__main__":

@@ -170,10 +170,11 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
         for suffix in ("png", "pdf"):
             writers[f"{stem}.{suffix}"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
     folders = unique_filenames([Path(emb).name for emb in result.audits], "plot folders")
+    files = unique_filenames(dict.fromkeys(name for audit in result.audits.values() for name in audit.systems), "scatter plot files")
     for emb, audit in result.audits.items():
         folder = f"plots/{folders[Path(emb).name]}"
-        for name, file_stem in unique_filenames(audit.systems, "scatter plot files").items():
-            stem = f"{folder}/scatter_{file_stem}"
+        for name in audit.systems:
+            stem = f"{folder}/scatter_{files[name]}"
             make = (lambda a=audit, n=name: scatter_figure(a, n))
             writers[f"{stem}.png"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
             writers[f"{stem}.pdf"] = lambda p, stem=stem, make=make: (save_figure(cache.get(stem, make), p), cache.release(stem))

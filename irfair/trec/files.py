@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..atomic import write_text
 from ..compression import plain_name
 from ..errors import IrfairInputError
-from .lines import read_lines
+from .lines import iter_lines
 from .topics import Topic
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def _rows(path: str | Path, what: str, columns: str, trailing: bool = False, com
     ``trailing``, any text after them, which is dropped). ``comment``: ``"first"`` skips a line whose first
     character is '#' (trec_eval 10's qrels), ``"blank"`` one whose first non-blank character is (its runs)."""
     expected = len(columns.split())
-    for lineno, line in enumerate(read_lines(path, what), start=1):
+    for lineno, line in enumerate(iter_lines(path, what), start=1):
         if comment == "first" and line.startswith("#") or comment == "blank" and line.lstrip().startswith("#"):
             continue
         parts = line.split()
@@ -236,7 +236,8 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
 
     from .columns import arrow_indices, numbers, read_columns
 
-    read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"})
+    read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"},
+                        unique=("qid", "doc_id") if max_depth is None else None)  # a document twice is an error
     if read is None:
         return None
     table, line_numbers = read
