@@ -79,3 +79,27 @@ def test_a_folder_in_place_of_the_output_record_stops_before_anything_moves(inpu
     assert "a folder is in the way of irfair's record of the files it wrote here" in err and ".irfair-outputs.json" in err
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
     assert not list(out.glob(".irfair-staging-*")) and not list(out.glob("*.kept-*"))
+
+
+def test_an_input_error_waits_for_the_work_started_beside_the_audit(inputs, tmp_path, monkeypatch):
+    """The term store is opened on a thread while the runs are read; a bad run raised while that thread still ran,
+    and the process could exit under it ("terminate called without an active exception", exit 134). The error
+    now comes once the thread has ended."""
+    import threading
+    import time
+
+    from irfair.audit import core
+
+    opened = core._open_store
+
+    def slow(corpus, cache):
+        time.sleep(1.0)
+        return opened(corpus, cache)
+
+    monkeypatch.setattr(core, "_open_store", slow)
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 doc 1 1.0 x\n1 Q0 doc 2 0.5 x\n")
+    before = set(threading.enumerate())
+    code, _, err = run_cli(inputs.audit_args(bad))
+    assert code == 2 and "retrieved twice" in err
+    assert [t for t in threading.enumerate() if t not in before and t.is_alive()] == []

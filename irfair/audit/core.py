@@ -16,8 +16,10 @@ and what makes the numbers mean less is collected as warnings (:mod:`.alerts`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextvars import ContextVar
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +56,29 @@ def _check_options(depth, query_field: str) -> None:
         raise IrfairInputError(None, None, f"query field must be one of {', '.join(QUERY_FIELDS)}, not {query_field!r}")
 
 
+# the futures of the work one audit started on threads beside it (see _joins_background_work)
+_STARTED: ContextVar[list[Future] | None] = ContextVar("irfair_audit_background", default=None)
+
+
+def _joins_background_work(function):
+    """``function`` that, when it ends in an error (bad input, Ctrl-C), first waits for the work it started beside
+    itself (:func:`_beside`): no thread is then left inside numpy, Arrow or a file while the process exits (which
+    ended in "terminate called without an active exception", exit 134, after the error line)."""
+    @functools.wraps(function)
+    def joining(*args, **kwargs):
+        started: list[Future] = []
+        token = _STARTED.set(started)
+        try:
+            return function(*args, **kwargs)
+        except BaseException:
+            wait(started)
+            raise
+        finally:
+            _STARTED.reset(token)
+    return joining
+
+
+@_joins_background_work
 def audit(
     runs,
     qrels,
@@ -303,9 +328,13 @@ def _beside(function, *args) -> Future:
     """``function(*args)`` started now on a thread of its own (which ends with the call); its future."""
     pool = ThreadPoolExecutor(1)
     try:
-        return pool.submit(function, *args)
+        future = pool.submit(function, *args)
     finally:
         pool.shutdown(wait=False)
+    started = _STARTED.get()
+    if started is not None:
+        started.append(future)
+    return future
 
 
 def _open_store(corpus, cache) -> tuple[Corpus, TermStore]:
