@@ -78,7 +78,8 @@ def test_baseline_pairs_and_json_records():
     frame = pairwise(values(), ["a", "b", "c"], Inference(n_bootstrap=100, n_permutations=99, seed=0, baseline="a"))
     assert list(zip(frame["a"], frame["b"])) == [("b", "a"), ("c", "a")] * 2
     records = comparison_records(frame)
-    assert all(list(r) == ["a", "b", "measure", "test", "delta", "ci95", "p", "p_adjusted", "n_queries"] for r in records)
+    assert all(list(r) == ["a", "b", "measure", "test", "delta", "ci95", "p", "p_adjusted", "n_queries", "p_se", "n_permutations",
+                           "decision"] for r in records)
     assert records[0]["ci95"] == [frame["ci95_low"][0], frame["ci95_high"][0]] and records[0]["test"] == "paired randomization"
     empty = pairwise(values(), ["a"], Inference())
     assert empty.empty and tuple(empty.columns) == COMPARISON_COLUMNS

@@ -31,7 +31,9 @@ def result():
     rows = [(LONG, "w2v_si", "gsr", 0.9, 0.3), (LONG, "c", "gsr", 1.2, 0.4), ("w2v_si", "c", "gsr", -0.3, 0.01),
             (LONG, "w2v_si", "MAP", 0.5, 0.01), (LONG, "c", "MAP", 1.0, 0.02), ("w2v_si", "c", "MAP", 0.5, 0.2)]
     found.comparisons = pd.DataFrame([{"a": a, "b": b, "measure": m, "test": "paired randomization", "delta": d, "ci95_low": d - 0.1,
-                                       "ci95_high": d + 0.1, "p": p / 3, "p_adjusted": p, "n_queries": 3} for a, b, m, d, p in rows],
+                                       "ci95_high": d + 0.1, "p": p / 3, "p_adjusted": p, "n_queries": 3, "p_se": 0.0,
+                                       "n_permutations": 99, "decision": "differs" if p < 0.05 else "does not differ"}
+                                      for a, b, m, d, p in rows],
                                      columns=list(COMPARISON_COLUMNS))
     return found
 

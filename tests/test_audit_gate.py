@@ -32,7 +32,8 @@ def test_conditions_are_parsed():
 def _system(name, kind, delta, p_adjusted):
     gsr = GSRResult(name, 0.1, 0.0, 0.5, 0.1, 0.0, 0.2, 50, 0, {}, pd.DataFrame())
     vs = None if kind == "perfect" else PairedGSRTest(delta, delta - 0.1, delta + 0.1, p_adjusted, 50)
-    return SystemAudit(name, kind, gsr, float("nan"), vs, None, delta_gsr_p_adjusted=p_adjusted)
+    decision = None if kind == "perfect" else ("differs" if p_adjusted < 0.05 else "does not differ")
+    return SystemAudit(name, kind, gsr, float("nan"), vs, None, delta_gsr_p_adjusted=p_adjusted, delta_gsr_decision=decision)
 
 
 @pytest.fixture()
@@ -44,7 +45,9 @@ def result():
     rows = [("new", "old", "gsr", 0.01, 0.3), ("new", "bm25", "gsr", 0.08, 0.004), ("old", "bm25", "gsr", 0.07, 0.03),
             ("new", "old", "MAP", -0.02, 0.5), ("new", "bm25", "MAP", -0.05, 0.02), ("old", "bm25", "MAP", -0.03, 0.06)]
     comparisons = pd.DataFrame([{"a": a, "b": b, "measure": m, "test": "paired randomization", "delta": d, "ci95_low": d - 0.01,
-                                 "ci95_high": d + 0.01, "p": p / 3, "p_adjusted": p, "n_queries": 50} for a, b, m, d, p in rows],
+                                 "ci95_high": d + 0.01, "p": p / 3, "p_adjusted": p, "n_queries": 50, "p_se": 0.0,
+                                 "n_permutations": 10_000, "decision": "differs" if p < 0.05 else "does not differ"}
+                                for a, b, m, d, p in rows],
                                columns=list(COMPARISON_COLUMNS))
     return AuditResult(systems, "emb", GenderDirection(None, 0.6, (("she", "he"),), (), "emb"), "auto", "title", measures=("MAP",),
                        inference=Inference(), comparisons=comparisons)
@@ -157,3 +160,30 @@ def test_bad_inference_options_stop_the_parser(two_runs, capsys, option):
         main(_args(folder, runs, *option))
     err = capsys.readouterr().err
     assert stopped.value.code == 2 and err.startswith(f"irfair: error: argument {option[0]}: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("extra", "reason"), [
+    (("--permutations", "0"), "no test was run (--permutations 0)"),
+    (("--permutations", "10"), "the audit warns few_permutations"),
+])
+def test_a_gate_that_cannot_decide_exits_3_with_its_reason(two_runs, capsys, extra, reason):
+    """tf's MAP is lower than tfidf's (p 1/2001 with 2,000 permutations): a gate on it fails (exit 1). With no test, or
+    with 10 permutations (the smallest p, 1/11, cannot reach 0.05), the gate cannot decide: exit 3 and a line saying
+    why, never 0 — unless --allow-undecided."""
+    folder, runs = two_runs
+    assert main(_args(folder, runs, "--fail-on", "map-below:tfidf")) == 1
+    capsys.readouterr()
+    assert main(_args(folder, runs, "--fail-on", "map-below:tfidf", *extra)) == 3
+    assert capsys.readouterr().out.splitlines()[0] == f"undecided map-below:tfidf: tf against tfidf: {reason}"
+    assert main(_args(folder, runs, "--fail-on", "map-below:tfidf", "--allow-undecided", *extra)) == 0
+
+
+def test_a_margin_is_a_non_inferiority_condition(two_runs, capsys):
+    """tf's MAP is 0.0953 below tfidf's: not lower by more than a margin of 0.2 (passes), lower by more than 0.01
+    (fails, the line giving the difference itself); a bad margin is one line."""
+    folder, runs = two_runs
+    assert main(_args(folder, runs, "--fail-on", "map-below:tfidf:0.2")) == 0
+    capsys.readouterr()
+    assert main(_args(folder, runs, "--fail-on", "map-below:tfidf:0.01")) == 1
+    assert capsys.readouterr().out.startswith("fail map-below:tfidf:0.01: tf's MAP is significantly lower (delta -0.0953, ")
+    assert parse_condition("map-below:bm25:0.01").margin == 0.01 and parse_condition("map-below:bm25:x").reference == "bm25:x"

@@ -93,7 +93,35 @@ def test_paired_mean_p_agrees_with_exact_enumeration():
     assert found.n_queries.tolist() == [11, 11, 11]
 
 
-def test_paired_slope_p_agrees_with_exact_enumeration_of_swapped_lists():
+def _exact_centred_slope_p(x, a, b) -> float:
+    """The exact p of the GSR pair test by its definition: every sign pattern s of the centred differences
+    d_q − d̄, T* = OLS slope of s (d − d̄) on x, p = share of patterns with |T*| ≥ |T| (ties within 1e-12)."""
+    d = a - b
+    centred = d - d.mean()
+    patterns = np.array(list(itertools.product([1.0, -1.0], repeat=len(x))))
+    slopes = np.array([np.polyfit(x, s * centred, 1)[0] for s in patterns])
+    observed = abs(np.polyfit(x, d, 1)[0])
+    return float(np.mean(np.abs(slopes) >= observed - 1e-12))
+
+
+def test_the_gsr_pair_test_keeps_its_power_when_the_mean_genderedness_differs():
+    """Equal noise, a slope difference of 0.3, and system a's lists 5 units more gendered on every query: flipping
+    the signs of d_q itself makes the intercept swamp the slope (p far above 0.05); the centred differences give
+    the same p as without the shift (the statistic and its permutation distribution ignore d̄)."""
+    rng = np.random.default_rng(4)
+    x = np.linspace(-1, 1, 20)
+    b = rng.normal(0, 0.1, size=20)
+    a = b + 0.3 * x + rng.normal(0, 0.1, size=20)
+    shifted = paired_slope_tests(x, (a + 5.0)[None], b[None], n_bootstrap=0, n_permutations=20_000, seed=1)
+    level = paired_slope_tests(x, a[None], b[None], n_bootstrap=0, n_permutations=20_000, seed=1)
+    assert shifted.p[0] == pytest.approx(level.p[0], abs=1e-12) and shifted.p[0] < 0.01
+    flips = sign_flips(20, 20_000, 1)
+    c = x - x.mean()
+    uncentred = np.mean(np.abs(flips @ (c * (a + 5.0 - b))) >= abs(c @ (a + 5.0 - b)) - 1e-9)
+    assert uncentred > 0.3
+
+
+def test_paired_slope_p_agrees_with_exact_enumeration_of_centred_differences():
     rng = np.random.default_rng(12)
     x = rng.normal(0, 0.1, size=10)
     a = 0.8 * x + rng.normal(0, 0.05, size=10)
@@ -103,7 +131,7 @@ def test_paired_slope_p_agrees_with_exact_enumeration_of_swapped_lists():
     def slope_difference(u, v):
         return np.polyfit(x, u, 1)[0] - np.polyfit(x, v, 1)[0]
 
-    exact = _exact_sign_flip_p(slope_difference, a, b)
+    exact = _exact_centred_slope_p(x, a, b)
     assert 0.001 < exact < 0.2
     assert abs(found.p[0] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
     assert found.delta[0] == pytest.approx(slope_difference(a, b), abs=1e-12)
@@ -145,3 +173,34 @@ def test_corrections_by_hand():
     assert adjust_p(np.array([]), "holm").tolist() == []
     with pytest.raises(IrfairInputError, match="correction must be one of holm, bonferroni, bh, none"):
         adjust_p(p, "sidak")
+
+
+def test_decisions_exact_where_enumerable_and_cannot_differ_below_the_floor():
+    """Three queries with positive differences 1, 2, 3: of the 8 sign patterns, only all + and all − reach |T| = 6,
+    so p = 2/8 exactly, and no test on 3 queries can reach 0.05 ('cannot differ'); identical systems do not
+    differ (p 1); a row with no usable query is not compared."""
+    from irfair.measures.resampling import CANNOT_DIFFER, NO_DIFFERENCE, NOT_COMPARED, decide
+
+    found = decide(np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 0.0], [1.0, 1.0, 1.0]]), np.array([True, True, False]),
+                   n_permutations=1000, seed=0, correction="none", alpha=0.05)
+    assert found.p[0] == 0.25 and found.p_se[0] == 0.0 and found.exact[0] and found.n_permutations[0] == 8
+    assert found.p[1] == 1.0 and np.isnan(found.p[2])
+    assert found.decision.tolist() == [CANNOT_DIFFER, NO_DIFFERENCE, NOT_COMPARED]
+
+
+def test_decisions_by_monte_carlo_add_permutations_until_stable_or_say_undecided():
+    """20 queries of difference 1 (exact p = 2/2^20): 100 random flips give p = 1/101 with its standard error, far
+    enough from 0.05 to decide at once ('differs'). A test read at an alpha equal to its true p cannot be decided:
+    permutations are added up to 16 × 200 and it stays 'undecided'."""
+    from irfair.measures.resampling import DIFFERS, MAX_ROUNDS, UNDECIDED, decide
+
+    terms = np.ones((1, 20))
+    found = decide(terms, np.array([True]), n_permutations=100, seed=0, correction="none", alpha=0.05)
+    assert (found.p[0], found.n_permutations[0], found.decision[0]) == (1 / 101, 100, DIFFERS)
+    assert found.p_se[0] == pytest.approx(math.sqrt((1 / 101) * (100 / 101) / 100))
+    rng = np.random.default_rng(5)
+    middling = rng.normal(0.3, 1.0, size=(1, 30))
+    flips = sign_flips(30, 400_000, 99)  # the true p, to 1e-3, from many more flips of another seed
+    true_p = float(np.mean(np.abs(flips @ middling[0]) >= abs(middling.sum()) - 1e-9))
+    on_the_edge = decide(middling, np.array([True]), n_permutations=200, seed=0, correction="none", alpha=true_p)
+    assert on_the_edge.decision[0] == UNDECIDED and on_the_edge.n_permutations[0] == MAX_ROUNDS * 200

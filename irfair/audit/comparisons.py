@@ -20,10 +20,20 @@ import pandas as pd
 
 from ..bounds import checked
 from ..errors import IrfairInputError
-from ..measures.resampling import CORRECTIONS, TEST_NAME, PairedTests, adjust_p, paired_mean_tests, paired_slope_tests
+from ..measures.resampling import (
+    CORRECTIONS,
+    DIFFERS,
+    TEST_NAME,
+    Decisions,
+    PairedTests,
+    decide,
+    paired_mean_tests,
+    paired_slope_tests,
+)
 
 GSR = "gsr"
-COMPARISON_COLUMNS = ("a", "b", "measure", "test", "delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries")
+COMPARISON_COLUMNS = ("a", "b", "measure", "test", "delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries", "p_se",
+                      "n_permutations", "decision")
 CI_NAME = "paired percentile bootstrap over queries"
 
 
@@ -109,7 +119,8 @@ def compare_to_reference(values: QueryValues, names, reference: str, inference: 
     rows = values.rows(names)
     gsr = values.values[GSR]
     return paired_slope_tests(values.query_genderedness, gsr[rows], np.repeat(gsr[values.rows([reference])], len(rows), axis=0),
-                              n_bootstrap=inference.n_bootstrap, n_permutations=inference.n_permutations, seed=inference.seed)
+                              n_bootstrap=inference.n_bootstrap, n_permutations=inference.n_permutations, seed=inference.seed,
+                              p_values=False)
 
 
 def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame:
@@ -119,7 +130,8 @@ def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame
         return pd.DataFrame(columns=list(COMPARISON_COLUMNS))
     a = values.rows([p[0] for p in pairs])
     b = values.rows([p[1] for p in pairs])
-    settings = {"n_bootstrap": inference.n_bootstrap, "n_permutations": inference.n_permutations, "seed": inference.seed}
+    settings = {"n_bootstrap": inference.n_bootstrap, "n_permutations": inference.n_permutations, "seed": inference.seed,
+                "p_values": False}  # decided below, per measure (exact, or with the Monte-Carlo error under control)
     tests = {}
     others = [m for m in values.values if m != GSR]
     if GSR in values.values:
@@ -131,16 +143,26 @@ def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame
         k = len(pairs)
         for i, measure in enumerate(others):
             part = slice(i * k, (i + 1) * k)
-            tests[measure] = PairedTests(*(getattr(stacked, f)[part] for f in ("delta", "ci_low", "ci_high", "p", "n_queries")))
+            tests[measure] = PairedTests(*(getattr(stacked, f)[part] for f in ("delta", "ci_low", "ci_high", "p", "n_queries",
+                                                                                  "terms", "usable")))
     frames = []
     for measure in values.values:
         test = tests[measure]
+        decided = decide_family(test, inference)
         frames.append(pd.DataFrame({
             "a": [p[0] for p in pairs], "b": [p[1] for p in pairs], "measure": measure, "test": TEST_NAME,
-            "delta": test.delta, "ci95_low": test.ci_low, "ci95_high": test.ci_high, "p": test.p,
-            "p_adjusted": adjust_p(test.p, inference.correction), "n_queries": test.n_queries.astype(np.int64),
+            "delta": test.delta, "ci95_low": test.ci_low, "ci95_high": test.ci_high, "p": decided.p,
+            "p_adjusted": decided.p_adjusted, "n_queries": test.n_queries.astype(np.int64), "p_se": decided.p_se,
+            "n_permutations": decided.n_permutations.astype(np.int64), "decision": decided.decision,
         }))
     return pd.concat(frames, ignore_index=True)[list(COMPARISON_COLUMNS)]
+
+
+def decide_family(test: PairedTests, inference: Inference) -> Decisions:
+    """The decisions of one family of tests (:func:`irfair.measures.resampling.decide`) at the audit's settings;
+    a row with an undefined delta is not compared."""
+    usable = test.usable & np.isfinite(test.delta)
+    return decide(test.terms, usable, inference.n_permutations, inference.seed, inference.correction, inference.alpha)
 
 
 def comparison_records(frame: pd.DataFrame) -> list[dict]:
@@ -151,10 +173,11 @@ def comparison_records(frame: pd.DataFrame) -> list[dict]:
 
     return [{"a": r.a, "b": r.b, "measure": r.measure, "test": r.test, "delta": number(r.delta),
              "ci95": None if not (np.isfinite(r.ci95_low) and np.isfinite(r.ci95_high)) else [float(r.ci95_low), float(r.ci95_high)],
-             "p": number(r.p), "p_adjusted": number(r.p_adjusted), "n_queries": int(r.n_queries)}
+             "p": number(r.p), "p_adjusted": number(r.p_adjusted), "n_queries": int(r.n_queries), "p_se": number(r.p_se),
+             "n_permutations": int(r.n_permutations), "decision": r.decision}
             for r in frame.itertuples(index=False)]
 
 
-def significant(frame: pd.DataFrame, alpha: float) -> pd.DataFrame:
-    """The comparisons whose adjusted p is below ``alpha``."""
-    return frame[frame["p_adjusted"] < alpha]
+def significant(frame: pd.DataFrame, alpha: float | None = None) -> pd.DataFrame:
+    """The comparisons that differ: their decision (adjusted p below α, and stably so)."""
+    return frame[frame["decision"] == DIFFERS]

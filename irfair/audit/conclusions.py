@@ -11,8 +11,8 @@ import numpy as np
 import pandas as pd
 
 from ..measures.gsr import PairedGSRTest
-from ..measures.resampling import adjust_p, mean_cis
-from .comparisons import GSR, Inference, QueryValues, compare_to_reference, pairwise, query_values
+from ..measures.resampling import PairedTests, mean_cis
+from .comparisons import GSR, Inference, QueryValues, compare_to_reference, decide_family, pairwise, query_values
 from .influence import influence
 from .result import PERFECT, SystemAudit
 from .tradeoff import tradeoff
@@ -56,14 +56,21 @@ def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Seq
     if others:
         tests = compare_to_reference(values, others, PERFECT, inference)
         audited = np.array([systems[n].kind == "system" for n in others])
-        adjusted = np.full(len(others), np.nan)
-        adjusted[audited] = adjust_p(tests.p[audited], inference.correction)
-        for i in np.flatnonzero(~audited):  # the random run is a family of its own
-            adjusted[i] = adjust_p(tests.p[i:i + 1], inference.correction)[0]
+        # the audited systems are one family, the random run a family of its own
+        families = [np.flatnonzero(audited), *([i] for i in np.flatnonzero(~audited))]
+        p, adjusted, decision = np.full(len(others), np.nan), np.full(len(others), np.nan), np.full(len(others), None, dtype=object)
+        for rows in families:
+            rows = np.asarray(rows)
+            if not len(rows):
+                continue
+            part = PairedTests(*(getattr(tests, f)[rows] for f in ("delta", "ci_low", "ci_high", "p", "n_queries", "terms", "usable")))
+            decided = decide_family(part, inference)
+            p[rows], adjusted[rows], decision[rows] = decided.p, decided.p_adjusted, decided.decision
         for i, name in enumerate(others):
-            vs = PairedGSRTest(float(tests.delta[i]), float(tests.ci_low[i]), float(tests.ci_high[i]), float(tests.p[i]),
+            vs = PairedGSRTest(float(tests.delta[i]), float(tests.ci_low[i]), float(tests.ci_high[i]), float(p[i]),
                                int(tests.n_queries[i]))
-            updated[name] = dataclasses.replace(systems[name], vs_perfect=vs, delta_gsr_p_adjusted=float(adjusted[i]))
+            updated[name] = dataclasses.replace(systems[name], vs_perfect=vs, delta_gsr_p_adjusted=float(adjusted[i]),
+                                                delta_gsr_decision=decision[i])
     rows = values.rows(names)
     for measure in measures:
         cis = mean_cis(values.values[measure][rows], inference.n_bootstrap, inference.seed)

@@ -281,7 +281,7 @@ def audit(
                         random_pool_size=corpus_size, stopwords=store.stopwords, inputs=inputs)
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
-                       comparisons=found.comparisons, tradeoff=found.tradeoff)
+                       comparisons=found.comparisons, tradeoff=found.tradeoff, values=found.values)
 
 
 def _check_resample_memory(inference: Inference, n_queries: int) -> None:

@@ -8,8 +8,7 @@ adjusted p < α. The perfect and random runs are reference rows above a rule.
 """
 from __future__ import annotations
 
-import math
-
+from ..measures.resampling import DIFFERS
 from .comparisons import GSR
 from .result import AuditResult
 from .summary import ci, fmt
@@ -48,8 +47,7 @@ def _rows(result: AuditResult):
     marks = {m: higher_than(result, m) for m in [GSR, *result.measures]}
     for name, row in table.iterrows():
         perfect = row["kind"] == "perfect"
-        p = row["delta_gsr_p_adjusted"]
-        star = "*" if isinstance(p, float) and math.isfinite(p) and p < result.inference.alpha else ""
+        star = "*" if result.systems[name].delta_gsr_decision == DIFFERS else ""
         yield {
             "letter": letters.get(name, ""), "name": str(name), "kind": row["kind"],
             "gsr": (fmt(row["gsr"], sign=True), marks[GSR].get(name, "")), "ci": ci(row["gsr_ci_low"], row["gsr_ci_high"]),

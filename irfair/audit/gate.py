@@ -1,30 +1,45 @@
 """A gate for scripts and CI: conditions an audit must not meet (``irfair audit --fail-on``, ``result.check``).
 
-A condition is ``<measure>-<above|below>-perfect`` or ``<measure>-<above|below>:<system>``:
+A condition is ``<measure>-<above|below>-perfect`` or ``<measure>-<above|below>:<system>[:<margin>]``:
 
-* ``gsr-above-perfect`` — some audited system's GSR is significantly above the perfect run's (ΔGSR > 0 with
-  adjusted p < α); ``gsr-below-perfect`` the other way. Only GSR is compared with the perfect run.
+* ``gsr-above-perfect`` — some audited system's GSR is significantly above the perfect run's (its ΔGSR test
+  decides "differs", ΔGSR > 0); ``gsr-below-perfect`` the other way. Only GSR is compared with the perfect run.
 * ``gsr-above:bm25`` — some other audited system has significantly higher GSR than ``bm25`` (the pairwise
-  comparison's adjusted p < α); ``map-below:bm25`` significantly lower MAP. Any measure of the comparisons
+  comparison decides "differs"); ``map-below:bm25`` significantly lower MAP. Any measure of the comparisons
   can be named: ``gsr``, an effectiveness measure (``map``, ``ndcg@100``; case does not matter) or a bias
   column (``rab_tc@10``, ``nfairr@10``).
+* ``map-below:bm25:0.01`` — a margin (non-inferiority): MAP may be lower than bm25's, but not significantly by
+  more than 0.01: the pair is tested against bm25's per-query values shifted by the margin (for GSR, bm25's
+  g_q(L) shifted by margin · g(q), which shifts its GSR by the margin).
 
-Each condition met by a system is one :class:`GateFailure`; none means the audit passes.
+Each condition met by a system is one :class:`GateFailure`. A comparison that could not decide — undecided
+within its Monte-Carlo error, unable to reach α with these queries or permutations, not compared, no test at
+all (``--permutations 0``), or an audit whose qrels do not fit its runs, that has too few queries, or too few
+permutations for its families (``qrels_mismatch``, ``few_queries``, ``few_permutations``) — is a GateFailure too, marked ``undecided`` with its reason: a gate that
+could not decide never passes, unless ``allow_undecided``. None means the audit passes.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..bounds import checked
 from ..errors import IrfairInputError
+from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
 from ..numbers import fixed
 
 PERFECT_SUFFIX = "-perfect"
-CONDITION = re.compile(r"^(?P<measure>.+?)-(?P<direction>above|below)(?:(?P<perfect>-perfect)|:(?P<system>.+))$")
-CONDITION_HELP = "gsr-above-perfect, gsr-below-perfect, <measure>-above:<system> or <measure>-below:<system>"
+CONDITION = re.compile(r"^(?P<measure>.+?)-(?P<direction>above|below)"
+                       r"(?:(?P<perfect>-perfect)|:(?P<system>.+?)(?::(?P<margin>[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?))?)$")
+CONDITION_HELP = ("gsr-above-perfect, gsr-below-perfect, <measure>-above:<system> or <measure>-below:<system>, "
+                  "optionally with :<margin>")
+# warnings whose audits cannot decide a gate: the numbers are not about these runs, or rest on too few queries
+UNDECIDING_WARNINGS = ("qrels_mismatch", "few_queries", "few_permutations")
 
 
 @dataclass(frozen=True)
@@ -36,6 +51,7 @@ class Condition:
     measure: str
     direction: str
     reference: str | None
+    margin: float = 0.0
 
 
 def parse_condition(text: str) -> Condition:
@@ -43,12 +59,16 @@ def parse_condition(text: str) -> Condition:
     found = CONDITION.match(text.strip())
     if not found:
         raise IrfairInputError(None, None, f"expected a condition such as {CONDITION_HELP}, not {text!r}")
-    return Condition(text.strip(), found["measure"], found["direction"], None if found["perfect"] else found["system"])
+    margin = float(found["margin"]) if found["margin"] else 0.0
+    if not math.isfinite(margin):
+        raise IrfairInputError(None, None, f"{text}: the margin must be a finite number >= 0")
+    return Condition(text.strip(), found["measure"], found["direction"], None if found["perfect"] else found["system"], margin)
 
 
 @dataclass(frozen=True)
 class GateFailure:
-    """One system meeting one condition: the difference system − reference on the measure, its adjusted p."""
+    """One system meeting one condition: the difference system − reference on the measure, its adjusted p; or,
+    with ``undecided`` (the reason), one comparison the condition needed that could not decide."""
 
     condition: str
     system: str
@@ -58,19 +78,24 @@ class GateFailure:
     delta: float
     p_adjusted: float
     alpha: float
+    undecided: str | None = None
 
     def line(self) -> str:
         """The verdict line printed for it (the reference is named by the condition, so the line stays short)."""
         system = self.system if len(self.system) <= 48 else self.system[:47] + "~"  # the line stays within 100 columns
+        if self.undecided is not None:
+            return f"undecided {self.condition}: {system} against {self.reference}: {self.undecided}"
         return (f"fail {self.condition}: {system}'s {self.measure} is significantly "
                 f"{'higher' if self.direction == 'above' else 'lower'} (delta {fixed(self.delta, sign=True)}, "
                 f"p_adjusted {self.p_adjusted:.4f} < {self.alpha:g})")
 
 
-def check(result, conditions: Iterable[str | Condition], alpha: float | None = None) -> list[GateFailure]:
+def check(result, conditions: Iterable[str | Condition], alpha: float | None = None,
+          allow_undecided: bool = False) -> list[GateFailure]:
     """Every (condition, system) of ``conditions`` that ``result`` (an :class:`~irfair.audit.result.AuditResult`)
-    meets, at ``alpha`` (default: the audit's). Raises IrfairInputError for an unknown measure or system,
-    or a pair the audit did not compare (``--baseline``)."""
+    meets, at ``alpha`` (default: the audit's), and every comparison a condition needed that could not decide
+    (``undecided`` set; left out with ``allow_undecided``). Raises IrfairInputError for an unknown measure or
+    system, or a pair the audit did not compare (``--baseline``)."""
     alpha = result.inference.alpha if alpha is None else checked("alpha", alpha)
     if isinstance(conditions, (str, Condition)):
         conditions = [conditions]
@@ -86,30 +111,55 @@ def check(result, conditions: Iterable[str | Condition], alpha: float | None = N
     for condition in conditions:
         parsed = condition if isinstance(condition, Condition) else parse_condition(condition)
         failures += _check_one(result, parsed, alpha)
-    return failures
+    return [f for f in failures if f.undecided is None] if allow_undecided else failures
+
+
+def _audit_reason(result) -> str | None:
+    """Why no condition of this audit can be decided, whatever its comparisons say (None: they can be)."""
+    if result.inference.n_permutations == 0:
+        return "no test was run (--permutations 0)"
+    found = [w.kind for w in result.warnings if w.kind in UNDECIDING_WARNINGS]
+    return f"the audit warns {', '.join(found)}" if found else None
+
+
+def _outcome(condition: Condition, system: str, reference: str, measure: str, delta: float, p_adjusted: float,
+             decision: str | None, alpha: float, audit_reason: str | None, audit_alpha: float | None = None) -> GateFailure | None:
+    """The failure, undecided item or pass (None) of one comparison for ``condition``. The decision was made at the
+    audit's α (``audit_alpha``); at another α it is read from the adjusted p (its Monte-Carlo error not checked again)."""
+    if audit_alpha is not None and alpha != audit_alpha and decision in (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER):
+        decision = DIFFERS if math.isfinite(p_adjusted) and p_adjusted < alpha else NO_DIFFERENCE
+    undecided = audit_reason or {UNDECIDED: "undecided: p lies within its Monte-Carlo error of alpha at the most permutations",
+                                 CANNOT_DIFFER: "cannot differ: too few queries or permutations for any p to reach alpha",
+                                 NOT_COMPARED: "not compared: no query both systems have"}.get(decision)
+    if undecided is not None:
+        return GateFailure(condition.text, system, reference, measure, condition.direction, delta, p_adjusted, alpha, undecided)
+    if decision == DIFFERS and math.isfinite(delta) and _sign(condition.direction) * delta > 0:
+        return GateFailure(condition.text, system, reference, measure, condition.direction, delta, p_adjusted, alpha)
+    return None
 
 
 def _sign(direction: str) -> float:
     return 1.0 if direction == "above" else -1.0
 
 
-def _significant(delta: float, p_adjusted: float, direction: str, alpha: float) -> bool:
-    return math.isfinite(delta) and math.isfinite(p_adjusted) and p_adjusted < alpha and _sign(direction) * delta > 0
-
-
 def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
     measure = _measure(result, condition)
     systems = [a for a in result.systems.values() if a.kind == "system"]
+    reason = _audit_reason(result)
     if condition.reference is None:
         if measure != "gsr":
             raise IrfairInputError(None, None, f"{condition.text}: only gsr is compared with the perfect run")
-        return [GateFailure(condition.text, a.name, "the perfect run", measure, condition.direction, a.summary()["delta_gsr"],
-                            a.delta_gsr_p_adjusted, alpha)
-                for a in systems if _significant(a.summary()["delta_gsr"], a.delta_gsr_p_adjusted, condition.direction, alpha)]
+        if condition.margin:
+            raise IrfairInputError(None, None, f"{condition.text}: a margin is for a comparison with a system")
+        found = [_outcome(condition, a.name, "the perfect run", measure, a.summary()["delta_gsr"], a.delta_gsr_p_adjusted,
+                          a.delta_gsr_decision, alpha, reason, result.inference.alpha) for a in systems]
+        return [f for f in found if f is not None]
     reference = condition.reference
     names = [a.name for a in systems]
     if reference not in names:
         raise IrfairInputError(None, None, f"{condition.text}: {reference!r} is not an audited system (systems: {', '.join(names)})")
+    if condition.margin:
+        return _check_margin(result, condition, measure, [n for n in names if n != reference], alpha, reason)
     rows = result.comparisons[result.comparisons["measure"] == measure]
     failures = []
     for name in names:
@@ -122,9 +172,40 @@ def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
                                                f"(--baseline {result.inference.baseline})")
         row = forward.iloc[0] if not forward.empty else backward.iloc[0]
         delta = float(row["delta"]) if not forward.empty else -float(row["delta"])
-        if _significant(delta, float(row["p_adjusted"]), condition.direction, alpha):
-            failures.append(GateFailure(condition.text, name, reference, measure, condition.direction, delta, float(row["p_adjusted"]),
-                                        alpha))
+        found = _outcome(condition, name, reference, measure, delta, float(row["p_adjusted"]), row["decision"], alpha, reason,
+                         result.inference.alpha)
+        if found is not None:
+            failures.append(found)
+    return failures
+
+
+def _check_margin(result, condition: Condition, measure: str, names: list[str], alpha: float, reason: str | None) -> list[GateFailure]:
+    """``<measure>-below:<reference>:<margin>``: each system against the reference's values moved by the margin in the
+    condition's direction (below: down, above: up), the systems one family; a failure only beyond the margin."""
+    from ..measures.resampling import paired_mean_tests, paired_slope_tests
+    from .comparisons import GSR, decide_family
+
+    values = result.values
+    if values is None:
+        raise IrfairInputError(None, None, f"{condition.text}: this audit result keeps no per-query values for a margin")
+    rows, reference = values.rows(names), values.rows([condition.reference])
+    shift = _sign(condition.direction) * condition.margin
+    inference = result.inference
+    settings = {"n_bootstrap": 0, "n_permutations": inference.n_permutations, "seed": inference.seed, "p_values": False}
+    if measure == GSR:
+        moved = values.values[GSR][reference] + shift * values.query_genderedness[None, :]
+        tests = paired_slope_tests(values.query_genderedness, values.values[GSR][rows], np.repeat(moved, len(rows), axis=0), **settings)
+    else:
+        moved = values.values[measure][reference] + shift
+        tests = paired_mean_tests(values.values[measure][rows], np.repeat(moved, len(rows), axis=0), **settings)
+    decided = decide_family(tests, inference) if inference.n_permutations > 0 else None
+    failures = []
+    for i, name in enumerate(names):
+        decision = None if decided is None else decided.decision[i]
+        p_adjusted = float("nan") if decided is None else float(decided.p_adjusted[i])
+        found = _outcome(condition, name, condition.reference, measure, float(tests.delta[i]), p_adjusted, decision, alpha, reason)
+        if found is not None:  # decided beyond the margin; the line gives the difference itself
+            failures.append(dataclasses.replace(found, delta=float(tests.delta[i]) + shift))
     return failures
 
 

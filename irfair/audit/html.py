@@ -18,6 +18,7 @@ from importlib import resources
 
 import numpy as np
 
+from ..measures.resampling import DIFFERS
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .comparisons import GSR
 from .plots import scatter_svg, shared_y_range
@@ -316,9 +317,8 @@ def matrix(result: AuditResult, measure: str) -> str:
     frame = result.comparisons[result.comparisons["measure"] == measure]
     cells = {}
     for r in frame.itertuples(index=False):
-        cells[(r.a, r.b)] = (r.delta, r.p_adjusted)
-        cells[(r.b, r.a)] = (-r.delta, r.p_adjusted)
-    alpha = result.inference.alpha
+        cells[(r.a, r.b)] = (r.delta, r.p_adjusted, r.decision)
+        cells[(r.b, r.a)] = (-r.delta, r.p_adjusted, r.decision)
     head = "".join(f'<th class="num" title="{esc(n)}">{esc(letters.get(n, n))}</th>' for n in names)
     body = []
     for row in names:
@@ -327,8 +327,8 @@ def matrix(result: AuditResult, measure: str) -> str:
             if row == column or (row, column) not in cells:
                 tds.append('<td class="num muted">–</td>')
                 continue
-            delta, p = cells[(row, column)]
-            hit = np.isfinite(p) and p < alpha
+            delta, p, decision = cells[(row, column)]
+            hit = decision == DIFFERS
             css = "num sig-up" if hit and delta > 0 else ("num sig-down" if hit else "num")
             shown_p = "n/a" if not np.isfinite(p) else f"{p:.3f}"
             tds.append(f'<td class="{css}" title="{esc(row)} − {esc(column)}">{esc(fmt(delta, 3, sign=True))}<br>'

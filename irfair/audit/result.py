@@ -39,7 +39,7 @@ from ..numbers import finite_or_none, fixed
 from .agreement import agreement_table
 from .alerts import MIN_AGREEMENT_SYSTEMS, AuditWarning
 from .bias import BiasSetup, SystemBias, bias_frame
-from .comparisons import COMPARISON_COLUMNS, Inference, comparison_records
+from .comparisons import COMPARISON_COLUMNS, Inference, QueryValues, comparison_records
 from .gate import GateFailure, check
 from .influence import INFLUENCE_COLUMNS
 
@@ -91,6 +91,7 @@ class SystemAudit:
     source: str | None = None
     bias: SystemBias | None = None
     delta_gsr_p_adjusted: float = float("nan")
+    delta_gsr_decision: str | None = None  # irfair.measures.resampling.DECISIONS; None for the perfect run
     measure_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
     influence: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(INFLUENCE_COLUMNS)), repr=False)
 
@@ -114,6 +115,7 @@ class SystemAudit:
         out = {key: finite_or_none(value) for key, value in self.summary().items()}
         out.update({
             "source": self.source,
+            "delta_gsr_decision": self.delta_gsr_decision,
             "excluded": dict(self.gsr.excluded),
             "measures": {} if self.evaluation is None else {k: finite_or_none(v) for k, v in self.evaluation.means.items()},
             "measures_ci": {k: [finite_or_none(float(v)) for v in pair] for k, pair in self.measure_ci.items()},
@@ -144,6 +146,7 @@ class AuditResult:
     inference: Inference = field(default_factory=Inference)
     comparisons: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(COMPARISON_COLUMNS)))
     tradeoff: pd.DataFrame | None = None
+    values: QueryValues | None = field(default=None, repr=False)  # per-query values of the comparisons (not saved)
 
     def __getitem__(self, name: str) -> SystemAudit:
         return self.systems[name]
@@ -165,11 +168,12 @@ class AuditResult:
         names = [a.name for a in self.audited]
         return {} if len(names) > 26 else {name: chr(ord("a") + i) for i, name in enumerate(names)}
 
-    def check(self, conditions, alpha: float | None = None) -> list[GateFailure]:
-        """The conditions of ``conditions`` (``gsr-above-perfect``, ``gsr-above:bm25``, ``map-below:bm25``, ...)
-        that this audit meets, one :class:`~irfair.audit.gate.GateFailure` per system (:mod:`.gate`); an empty
-        list passes. ``alpha``: default the audit's."""
-        return check(self, [conditions] if isinstance(conditions, str) else conditions, alpha)
+    def check(self, conditions, alpha: float | None = None, allow_undecided: bool = False) -> list[GateFailure]:
+        """The conditions of ``conditions`` (``gsr-above-perfect``, ``gsr-above:bm25``, ``map-below:bm25:0.01``, ...)
+        that this audit meets, one :class:`~irfair.audit.gate.GateFailure` per system (:mod:`.gate`), and those it
+        could not decide (``undecided`` set, unless ``allow_undecided``); an empty list passes. ``alpha``: default
+        the audit's."""
+        return check(self, conditions, alpha, allow_undecided)
 
     @property
     def relative_gsr_note(self) -> str | None:

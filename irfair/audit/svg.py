@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from ..measures.resampling import DIFFERS
 from ..numbers import fixed
 from .result import AuditResult
 
@@ -88,7 +89,7 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
     for i, (audit, s) in enumerate(zip(rows, summaries)):
         y = top + row_height * i + row_height / 2
         p = s["delta_gsr_p_adjusted"]
-        filled = math.isfinite(p) and p < alpha
+        filled = audit.delta_gsr_decision == DIFFERS
         colour = MUTED if audit.kind == "random" else ACCENT
         body.append(_text(label_width - 10, y + 4, audit.name if len(audit.name) <= 22 else audit.name[:21] + "…", 12, "end",
                           MUTED if audit.kind == "random" else INK))

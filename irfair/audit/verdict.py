@@ -19,7 +19,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..numbers import fixed, settled
+from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NOT_COMPARED, UNDECIDED
+from ..numbers import denoised, fixed, settled
 from .comparisons import GSR, significant
 from .result import AuditResult
 from .summary import ci, fmt
@@ -49,12 +50,22 @@ def _counts(result: AuditResult, measures: Sequence[str], short: bool = False) -
     for measure in measures:
         rows = frame[frame["measure"] == measure]
         if not rows.empty:
-            parts.append(f"{measure.split('@')[0] if short else measure} {int((rows['p_adjusted'] < result.inference.alpha).sum())}")
+            open_ = _open_decisions(rows)
+            parts.append(f"{measure.split('@')[0] if short else measure} {int((rows['decision'] == DIFFERS).sum())}"
+                         + (f" ({open_})" if open_ else ""))
     return ", ".join(parts)
+
+
+def _open_decisions(rows) -> str:
+    """``1 undecided, 2 cannot differ``: the comparisons of ``rows`` that decided neither way, by reason."""
+    counts = rows["decision"].value_counts()
+    return ", ".join(f"{int(counts[d])} {d}" for d in (UNDECIDED, CANNOT_DIFFER, NOT_COMPARED) if counts.get(d, 0))
 
 
 def _pair(r, numbers: bool = True) -> str:
     """``high > low (+delta, p_adjusted p)`` of one comparison row."""
+    if denoised(r.delta) == 0:  # two systems with the same values: no order to state
+        return f"{r.a} = {r.b}" + (f" (p_adjusted {r.p_adjusted:.3f})" if numbers else "")
     high, low, delta = (r.a, r.b, r.delta) if r.delta > 0 else (r.b, r.a, -r.delta)
     return f"{high} > {low}" + (f" (+{fixed(delta)}, p_adjusted {r.p_adjusted:.3f})" if numbers else "")
 
@@ -65,12 +76,13 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     inference = result.inference
     alpha = inference.alpha
     audited = result.audited
-    n_queries = result.perfect.gsr.n_queries
+    # the queries the audited systems' GSR rests on (the perfect run's when no system is audited)
+    n_queries = max((a.gsr.n_queries for a in audited), default=result.perfect.gsr.n_queries)
     field = "" if result.query_field == "title" else f", query field {result.query_field}"
     lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {n_queries} queries, {result.embeddings}, "
              f"depth {result.depth}{field}, {inference.correction} correction, alpha {alpha:g}"]
-    above = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] > 0]
-    below = [a for a in audited if _significant_delta(a, alpha) and a.summary()["delta_gsr"] < 0]
+    above = [a for a in audited if _significant_delta(a) and a.summary()["delta_gsr"] > 0]
+    below = [a for a in audited if _significant_delta(a) and a.summary()["delta_gsr"] < 0]
     if not math.isfinite(result.perfect.gsr.slope) or not audited:
         lines.append("GSR against the perfect run: not tested")
     elif inference.n_permutations == 0:
@@ -78,14 +90,25 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     else:
         def names(group):
             return ", ".join(f"{a.name} ({fixed(a.summary()['delta_gsr'], sign=True)})" for a in group) or "none"
-        lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}")
+        groups = {d: [a.name for a in audited if a.delta_gsr_decision == d] for d in (UNDECIDED, CANNOT_DIFFER, NOT_COMPARED)}
+        if len(groups[CANNOT_DIFFER]) == len(audited):
+            n = max(a.gsr.n_queries for a in audited)
+            lines.append(f"GSR against the perfect run: no system can differ with {n} queries "
+                         f"(the smallest p is {2.0 / 2 ** n:.3g} before the correction)")
+        else:
+            rest = "".join(f"; {d}: {', '.join(group)}" for d, group in groups.items() if group)
+            lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}{rest}")
     gsr_rows = result.comparisons[result.comparisons["measure"] == GSR]
     if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
         found = significant(gsr_rows, alpha).sort_values("p_adjusted", kind="stable")
-        if found.empty:
-            best = gsr_rows.sort_values("p_adjusted", kind="stable").iloc[0]
+        open_ = _open_decisions(gsr_rows)
+        if found.empty and (gsr_rows["decision"] == CANNOT_DIFFER).all():
+            lines.append(f"GSR between systems: no pair can differ with these queries and permutations ({_floor_note(gsr_rows)})")
+        elif found.empty:
+            tested = gsr_rows[gsr_rows["p"].notna()]
+            best = (tested if not tested.empty else gsr_rows).sort_values("p", kind="stable").iloc[0]  # closest by raw p
             none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
-            lines.append(f"GSR between systems: {none} (closest: {_pair(best, numbers=False)}, "
+            lines.append(f"GSR between systems: {none}{' (' + open_ + ')' if open_ else ''} (closest: {_pair(best, numbers=False)}, "
                          f"p_adjusted {best['p_adjusted']:.3f})")
         else:
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
@@ -103,9 +126,17 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     return lines
 
 
-def _significant_delta(audit, alpha: float) -> bool:
-    p = audit.delta_gsr_p_adjusted
-    return math.isfinite(p) and p < alpha
+def _significant_delta(audit) -> bool:
+    return audit.delta_gsr_decision == DIFFERS
+
+
+def _floor_note(rows) -> str:
+    """``smallest p 0.25 with 3 queries``: why no comparison of ``rows`` can reach α."""
+    exact = rows[rows["p_se"] == 0]
+    if not exact.empty:
+        n = int(exact["n_queries"].max())
+        return f"{n} queries: the smallest p is {2.0 / 2 ** n:.3g} before the correction over {len(rows)}"
+    return f"{int(rows['n_permutations'].max()):,} permutations: the smallest p is {1 / (1 + rows['n_permutations'].max()):.2g}"
 
 
 def _most_influential(result: AuditResult) -> str | None:
@@ -154,7 +185,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     for name, row in table.iterrows():
         kind = row["kind"]
         perfect = kind == "perfect"
-        delta = "-" if perfect else fmt(row["delta_gsr"], sign=True) + (MARK if _p_below(row["delta_gsr_p_adjusted"], result) else " ")
+        delta = "-" if perfect else fmt(row["delta_gsr"], sign=True) + (MARK if _significant_delta(result.systems[name]) else " ")
         cells = [letters.get(name, ""), str(name), fmt(row["gsr"], sign=True), ci(row["gsr_ci_low"], row["gsr_ci_high"]),
                  marks[GSR].get(name, ""), delta, "-" if perfect else fmt(row["delta_gsr_p_adjusted"], 3)]
         if wide:
@@ -171,10 +202,6 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
         headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
     numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
     return VerdictTable(headers, rows, numeric, kinds)
-
-
-def _p_below(p: float, result: AuditResult) -> bool:
-    return isinstance(p, float) and math.isfinite(p) and p < result.inference.alpha
 
 
 def legend(result: AuditResult) -> list[str]:

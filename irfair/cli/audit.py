@@ -19,7 +19,9 @@ EXAMPLE = """example (from the checkout, with ../shared/data beside it):
       --topics ../shared/data/vaswani/query-text.trec --corpus ../shared/data/vaswani/corpus --out audit-vaswani/
   irfair audit ... --format tsv | sed '/^$/,$d' | cut -f1,3,6   # system, gsr, delta_gsr (the summary, not the comparisons)
   irfair audit ... --format latex > table.tex       # booktabs, superscript letters, a caption naming the test
-  irfair audit new.run bm25.run ... --fail-on gsr-above-perfect --fail-on gsr-above:bm25   # exit 1 when met"""
+  irfair audit new.run bm25.run ... --fail-on gsr-above-perfect --fail-on gsr-above:bm25   # exit 1 when met
+  irfair audit new.run bm25.run ... --fail-on map-below:bm25:0.01   # exit 1 if MAP is lower by more than 0.01,
+                                                                    # exit 3 when that cannot be decided"""
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -91,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         rab_weighting=args.rab_weighting, nfairr_background=args.nfairr_background,
         nfairr_background_depth=args.nfairr_background_depth,
     )
-    failures = result.check(conditions)
+    failures = result.check(conditions, allow_undecided=args.allow_undecided)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
     paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
     for failure in failures:  # the answer to --fail-on comes first, within 100 columns
@@ -102,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
         print_per_query(result)
     if args.out and not args.quiet:
         print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
-    return 1 if failures else 0
+    if any(f.undecided is None for f in failures):
+        return 1
+    return 3 if failures else 0  # what is left could not be decided (or --allow-undecided dropped it)
 
 
 def print_per_query(result) -> None:

@@ -99,8 +99,12 @@ def add_inference(parser: argparse.ArgumentParser) -> None:
                         help="compare every system with this one only (default: every pair of systems)")
     parser.add_argument("--fail-on", action="append", default=[], metavar="CONDITION",
                         help="exit 1 when the audit meets CONDITION, repeatable: gsr-above-perfect (a system's GSR significantly "
-                             "above the perfect run's), gsr-above:NAME, map-below:NAME, or <measure>-above|below:NAME for any "
-                             "measure of the comparisons")
+                             "above the perfect run's), gsr-above:NAME, map-below:NAME, <measure>-above|below:NAME for any "
+                             "measure of the comparisons, or NAME:MARGIN (map-below:bm25:0.01: not lower by more than 0.01); "
+                             "exit 3 when a comparison it needs cannot decide (undecided, too few queries or permutations, "
+                             "qrels_mismatch, few_queries)")
+    parser.add_argument("--allow-undecided", action="store_true",
+                        help="with --fail-on: print what could not be decided, but exit 0 for it")
 
 
 def bounded(name: str):

@@ -11,7 +11,10 @@ over the audit's query positions, so one permutation swaps the same queries for 
 a query that a pair lacks contributes nothing. For a mean, the statistic is the sum of the differences;
 for GSR, GSR_a − GSR_b is the OLS slope of the differences g_q(L_a) − g_q(L_b) on g(q) (Fabris et al.,
 Eq. 3, is linear in g_q(L)), i.e. Σ (g(q) − ḡ)(d_q) / Σ (g(q) − ḡ)², so swapping a query's two lists flips
-its term. The two-sided p-value is (1 + #{|T*| ≥ |T|}) / (B + 1) (Phipson & Smyth 2010: never 0).
+its term; the flips act on the centred differences d_q − d̄, which leaves the statistic as it is but tests equal
+slopes whatever the two systems' mean genderedness (:func:`paired_slope_tests`). The two-sided p-value is
+(1 + #{|T*| ≥ |T|}) / (B + 1) (Phipson & Smyth 2010: never 0); :func:`decide` makes it exact where the 2^n sign
+patterns are within the budget, and controls its Monte-Carlo error where they are not.
 
 Corrections over a family of m tests (NaN p-values are not part of the family and stay NaN):
 ``bonferroni`` min(1, m·p); ``holm`` step-down, p̃_(i) = max_{j ≤ i} min(1, (m − j + 1) p_(j)); ``bh``
@@ -20,6 +23,7 @@ Corrections over a family of m tests (NaN p-values are not part of the family an
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -45,7 +49,7 @@ def bootstrap_weights(n: int, n_resamples: int, seed: int) -> np.ndarray:
     return np.bincount(offsets.ravel(), minlength=n_resamples * n).reshape(n_resamples, n).astype(np.float64)
 
 
-def sign_flips(n: int, n_permutations: int, seed: int) -> np.ndarray:
+def sign_flips(n: int, n_permutations: int, seed) -> np.ndarray:
     """Random swaps of ``n`` paired queries: float array (n_permutations, n) of ±1, from ``seed``."""
     rng = np.random.default_rng(seed)
     return rng.integers(0, 2, size=(n_permutations, n), dtype=np.int8).astype(np.float64) * 2.0 - 1.0
@@ -157,40 +161,48 @@ class PairedTests:
     ci_high: np.ndarray
     p: np.ndarray
     n_queries: np.ndarray
+    terms: np.ndarray | None = None  # (k, n): the per-query terms of each statistic, for :func:`decide`
+    usable: np.ndarray | None = None  # (k,): the rows that can be compared
 
 
 def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
-                      level: float = 0.95) -> PairedTests:
+                      level: float = 0.95, p_values: bool = True) -> PairedTests:
     """Mean over queries of a − b for each row of ``a`` and ``b`` (shape (k, n), columns = the audit's query
     positions, NaN where a system has no value), over the queries both have, with the paired bootstrap CI
     and the paired randomization test (see the module docstring)."""
     differences = np.atleast_2d(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
     # the mean difference and its CI are mean_cis of the differences (the queries both have)
     summary = mean_cis(differences, n_bootstrap, seed, level)
-    p = randomization_p(np.where(np.isfinite(differences), differences, 0.0), n_permutations, seed)
+    terms = np.where(np.isfinite(differences), differences, 0.0)
+    p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[summary.n_queries == 0] = np.nan
-    return PairedTests(summary.mean, summary.ci_low, summary.ci_high, p, summary.n_queries)
+    return PairedTests(summary.mean, summary.ci_low, summary.ci_high, p, summary.n_queries, terms, summary.n_queries > 0)
 
 
 def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
-                       level: float = 0.95) -> PairedTests:
+                       level: float = 0.95, p_values: bool = True) -> PairedTests:
     """GSR_a − GSR_b for each row of ``a`` and ``b`` (g_q(L) of two systems, shape (k, n), NaN where a query is
-    not used) on ``x`` = g(q) (shape (n,)): the OLS slope of the per-query differences on g(q) over the
-    queries both use, with the paired bootstrap CI (resampling those queries) and the randomization test
-    that swaps the two systems' g_q(L) per query. NaN with fewer than 3 common queries."""
+    not used) on ``x`` = g(q) (shape (n,)): the OLS slope of the per-query differences d_q on g(q) over the
+    queries both use, with the paired bootstrap CI (resampling those queries) and the randomization test of
+    H0: "the slopes are equal", whatever the two systems' mean genderedness. It flips the signs of the centred
+    differences d_q − d̄: the statistic Σ (g(q) − ḡ)(d_q − d̄) equals Σ (g(q) − ḡ) d_q (as Σ (g(q) − ḡ) = 0), but a
+    difference of intercepts no longer widens the permutation distribution (flipping d_q itself tests "the two
+    lists are exchangeable per query": with intercepts apart it kept its level at 0.5 % instead of 5 %).
+    NaN with fewer than 3 common queries."""
     x = np.asarray(x, dtype=np.float64)
     differences = np.atleast_2d(np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64))
     both = np.isfinite(differences) & np.isfinite(x)[None, :]
     counts = both.sum(axis=1)
     xs = np.where(both, x[None, :], 0.0)
+    ds = np.where(both, differences, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         centred = np.where(both, xs - (xs.sum(axis=1) / counts)[:, None], 0.0)
         sxx = (centred * centred).sum(axis=1)
-        terms = centred * np.where(both, differences, 0.0)
-        delta = terms.sum(axis=1) / sxx
+        delta = (centred * ds).sum(axis=1) / sxx
+        terms = centred * np.where(both, ds - (ds.sum(axis=1) / counts)[:, None], 0.0)  # centred differences
     usable = (counts >= 3) & (sxx > 0)
     delta[~usable] = np.nan
-    p = randomization_p(terms, n_permutations, seed)
+    p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[~usable] = np.nan
     low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
     if n_bootstrap > 0:
@@ -201,7 +213,7 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
             weights = bootstrap_weights(int(mask.sum()), n_bootstrap, seed)
             slopes = slopes_from_weights(x[mask], differences[rows][:, mask], weights)
             low[rows], high[rows] = percentile_ci(slopes, level)
-    return PairedTests(delta, low, high, p, counts)
+    return PairedTests(delta, low, high, p, counts, np.where(usable[:, None], terms, 0.0), usable)
 
 
 def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
@@ -258,3 +270,125 @@ def _groups(mask: np.ndarray):
     inverse = np.asarray(inverse).ravel()
     for i, columns in enumerate(unique):
         yield columns, np.flatnonzero(inverse == i)
+
+
+# --- decisions a reader acts on, exact or with their Monte-Carlo error under control --------------------------------
+DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER, NOT_COMPARED = (
+    "differs", "does not differ", "undecided", "cannot differ", "not compared")
+DECISIONS = (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER, NOT_COMPARED)
+MAX_ROUNDS = 16  # permutations are added in rounds of B, up to 16 B, while a decision's MC interval holds alpha
+MC_Z = 3.0  # a decision is stable when p ± 3 standard errors, corrected, stays on one side of alpha
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A family of k paired tests decided at α: two-sided ``p`` (exact, or Monte Carlo with standard error ``p_se``;
+    0 when exact), ``p_adjusted`` over the family, the ``n_permutations`` each p rests on (2^n when enumerated),
+    ``exact`` (bool) and ``decision`` (one of :data:`DECISIONS`; object array), all of shape (k,)."""
+
+    p: np.ndarray
+    p_se: np.ndarray
+    p_adjusted: np.ndarray
+    n_permutations: np.ndarray
+    exact: np.ndarray
+    decision: np.ndarray
+
+
+def _exact_counts(terms: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """#{patterns s: |Σ s_q terms_q| ≥ |T|} over all 2^n sign patterns of the n queries of ``mask`` (rows of ``terms``
+    sharing those queries), and 2^n."""
+    n = int(mask.sum())
+    patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64) * 2.0 - 1.0
+    part = terms[:, mask]
+    observed = np.abs(part.sum(axis=1))
+    threshold = observed - _TIE * np.abs(part).sum(axis=1)
+    return (np.abs(patterns @ part.T) >= threshold).sum(axis=0), 2**n
+
+
+def _round_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
+    """The sign flips of one round (round 0: :func:`sign_flips` of ``seed``; later rounds from (seed, round)); kept
+    for the next family of tests when the matrix is small (up to 8 MB each), drawn again otherwise."""
+    if 8 * n * n_permutations <= 8 * 2**20:
+        return _kept_flips(n, n_permutations, seed, round_)
+    return sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
+
+
+@lru_cache(maxsize=MAX_ROUNDS + 1)
+def _kept_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
+    flips = sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
+    flips.flags.writeable = False
+    return flips
+
+
+def _mc_counts(terms: np.ndarray, n_permutations: int, seed: int, round_: int = 0) -> np.ndarray:
+    """#{|T*| ≥ |T|} over the ``n_permutations`` random sign flips of round ``round_`` of ``seed``, the same flips
+    for every row (and every family of tests on the same queries)."""
+    flips = _round_flips(terms.shape[1], n_permutations, seed, round_)
+    observed = np.abs(terms.sum(axis=1))
+    threshold = observed - _TIE * np.abs(terms).sum(axis=1)
+    count = np.zeros(len(terms), dtype=np.int64)
+    step = max(1, _MAX_CELLS // n_permutations)
+    for start in range(0, len(terms), step):
+        count[start:start + step] = (np.abs(flips @ terms[start:start + step].T) >= threshold[start:start + step]).sum(axis=0)
+    return count
+
+
+def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int, correction: str, alpha: float) -> Decisions:
+    """Decide a family of paired randomization tests (rows of ``terms``, shape (k, n): the per-query terms whose sum is
+    the statistic, 0 where a pair lacks a query; ``usable``: rows that can be compared at all).
+
+    A row whose 2^n sign patterns (n = its queries) number at most ``n_permutations`` is enumerated: its p is exact.
+    Otherwise p = (1 + count) / (1 + B) from B random flips (the first B from ``seed``, as :func:`randomization_p`),
+    with MC standard error √(p(1 − p)/B); while a decision is unstable — p ± :data:`MC_Z` standard errors, corrected
+    over the family, fall on both sides of α — B more flips are drawn for it, up to :data:`MAX_ROUNDS` · B. Then:
+    *not compared* (no usable row), *cannot differ* (even the smallest p the test can give, corrected, is not below
+    α: too few queries, or too few permutations), *undecided* (still unstable at the cap), else *differs* or *does
+    not differ*."""
+    terms = np.atleast_2d(np.asarray(terms, dtype=np.float64))
+    k = len(terms)
+    usable = np.asarray(usable, dtype=bool) & np.isfinite(terms).all(axis=1)
+    p, se = np.full(k, np.nan), np.zeros(k)
+    counts, totals = np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64)
+    exact = np.zeros(k, dtype=bool)
+    decision = np.full(k, NOT_COMPARED, dtype=object)
+    if n_permutations <= 0 or k == 0:
+        return Decisions(p, se, np.full(k, np.nan), totals, exact, decision)
+    present = (terms != 0) & usable[:, None]
+    sizes = present.sum(axis=1)
+    for mask, rows in _groups(present):
+        rows = rows[usable[rows]]
+        if len(rows) and 2 ** int(mask.sum()) <= n_permutations:
+            counts[rows], total = _exact_counts(terms[rows], mask)
+            totals[rows], exact[rows] = total, True
+    random_rows = np.flatnonzero(usable & ~exact)
+    if len(random_rows):
+        counts[random_rows] = _mc_counts(terms[random_rows], n_permutations, seed)
+        totals[random_rows] = n_permutations
+
+    def estimate():
+        p[exact] = counts[exact] / totals[exact]
+        mc = usable & ~exact
+        p[mc] = (counts[mc] + 1) / (totals[mc] + 1)
+        se[mc] = np.sqrt(p[mc] * (1 - p[mc]) / totals[mc])
+
+    estimate()
+    for round_ in range(1, MAX_ROUNDS):
+        low, high = adjust_p(np.clip(p - MC_Z * se, 0, 1), correction), adjust_p(np.clip(p + MC_Z * se, 0, 1), correction)
+        unstable = np.flatnonzero(usable & ~exact & ((low < alpha) != (high < alpha)))
+        if not len(unstable):
+            break
+        counts[unstable] += _mc_counts(terms[unstable], n_permutations, seed, round_)
+        totals[unstable] += n_permutations
+        estimate()
+    adjusted = adjust_p(p, correction)
+    low, high = adjust_p(np.clip(p - MC_Z * se, 0, 1), correction), adjust_p(np.clip(p + MC_Z * se, 0, 1), correction)
+    # the smallest p each test can give (exact: the identity and its mirror, 2 of 2^n; MC: 1 / (1 + most flips)),
+    # corrected as if every test of the family had it
+    floor = np.where(exact, 2.0 / np.maximum(totals, 1), 1.0 / (1.0 + MAX_ROUNDS * n_permutations))
+    m = int(usable.sum())
+    best = np.array([adjust_p(np.full(m, f), correction)[0] if m else np.nan for f in floor])
+    decision[usable] = np.where(adjusted[usable] < alpha, DIFFERS, NO_DIFFERENCE)
+    decision[usable & ((low < alpha) != (high < alpha))] = UNDECIDED
+    decision[usable & (best >= alpha) & (sizes > 0)] = CANNOT_DIFFER
+    decision[usable & (sizes == 0)] = NO_DIFFERENCE  # identical on every query: p = 1, nothing to decide
+    return Decisions(p, se, adjusted, totals, exact, decision)
