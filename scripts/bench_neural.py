@@ -1,83 +1,80 @@
-"""Throughput of the neural rankers: training and re-ranking query-document pairs per second, on the CPU
-and (when torch sees one) on the GPU, with a synthetic batch of features of realistic shape (10-term
-queries; MatchPyramid's two-channel matrices of --doc-len tokens, real lengths drawn at random).
+"""Benchmark (not a test): the neural rankers' real training on a test collection, per device, in one run: the
+inputs' building time (cold cache) and reading time (warm cache, the ratio between them), seconds per epoch
+and the MAP of the re-ranked run, on the CPU and, where torch sees one, the GPU (GPU/CPU ratios).
 
-    python scripts/bench_neural.py [--pairs 20000] [--doc-len 300] [--batch 256]
+    python scripts/bench_neural.py [--collection vaswani|time] [--models drmm,matchpyramid] [--device cpu,cuda]
+        [--epochs 3] [--threads 2] [--batch-size 32]
 """
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
+import warnings
+from pathlib import Path
 
 import torch
 
-from irfair.rankers.neural.features import DEFAULT_BINS
-from irfair.rankers.neural.models import DRMM, MatchPyramid, pairwise_hinge_loss
+from irfair.corpus import open_corpus
+from irfair.corpus.termstore import TermStore
+from irfair.embeddings import load_embeddings
+from irfair.measures.effectiveness import evaluate
+from irfair.rankers import make_ranker
+from irfair.rankers.neural.train import train_folds
+from irfair.trec import read_qrels, read_topics
 
-
-def inputs(model: str, n: int, doc_len: int, device: str):
-    g = torch.Generator().manual_seed(0)
-    if model == "drmm":
-        return (torch.rand(n, 10, DEFAULT_BINS, generator=g).to(device), torch.rand(n, 10, generator=g).to(device),
-                torch.ones(n, 10, dtype=torch.bool).to(device))
-    return (torch.rand(n, 2, 10, doc_len, generator=g).mul(2).sub(1).to(device),
-            torch.randint(1, 11, (n,), generator=g).to(device), torch.randint(1, doc_len + 1, (n,), generator=g).to(device))
-
-
-def measure(model_name: str, device: str, pairs: int, doc_len: int, batch: int) -> tuple[float, float]:
-    torch.manual_seed(0)
-    model = (DRMM() if model_name == "drmm" else MatchPyramid()).to(device)
-    optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
-    data = inputs(model_name, batch * 2, doc_len, device)
-    positive = tuple(x[:batch] for x in data)
-    negative = tuple(x[batch:] for x in data)
-    steps = max(1, pairs // batch)
-
-    def train_step() -> None:
-        loss = pairwise_hinge_loss(model(*positive), model(*negative))
-        optimiser.zero_grad()
-        loss.backward()
-        optimiser.step()
-
-    for _ in range(3):  # warm-up
-        train_step()
-    if device == "cuda":
-        torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(steps):
-        train_step()
-    if device == "cuda":
-        torch.cuda.synchronize()
-    train = steps * batch * 2 / (time.perf_counter() - t0)
-    model.eval()
-    t0 = time.perf_counter()
-    with torch.no_grad():
-        for _ in range(steps):
-            model(*positive)
-    if device == "cuda":
-        torch.cuda.synchronize()
-    rerank = steps * batch / (time.perf_counter() - t0)
-    return train, rerank
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+COLLECTIONS = {
+    "vaswani": (DATA / "vaswani" / "corpus", DATA / "vaswani" / "query-text.trec", DATA / "vaswani" / "qrels"),
+    "time": (DATA / "time" / "time.trec", DATA / "time" / "topics.time.txt", DATA / "time" / "qrels.time.txt"),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=20_000)
-    parser.add_argument("--doc-len", type=int, default=300)
-    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--collection", default="vaswani", choices=sorted(COLLECTIONS))
+    parser.add_argument("--models", default="drmm,matchpyramid")
+    parser.add_argument("--device", default="cpu,cuda", help="devices to compare (cuda is left out where torch sees none)")
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=32)
     args = parser.parse_args()
-    devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
-    print(f"torch {torch.__version__}, CPU threads {torch.get_num_threads()}"
-          + (f", GPU {torch.cuda.get_device_name(0)}" if torch.cuda.is_available() else ", no GPU"))
+    devices = [d for d in args.device.split(",") if d == "cpu" or torch.cuda.is_available()]
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+    print(f"torch {torch.__version__}, {args.threads} CPU threads, {gpu}; {args.collection}, {args.epochs} epochs, "
+          f"batch {args.batch_size}")
+    corpus_path, topics_path, qrels_path = COLLECTIONS[args.collection]
+    corpus, qrels = open_corpus(corpus_path), read_qrels(qrels_path)
+    queries = {qid: t.title for qid, t in read_topics(topics_path).items()}
+    embeddings = load_embeddings("w2v-gnews-26k")
+    store = TermStore.for_corpus(corpus, None)
+    store.ensure(corpus, None, progress=False)
+    candidates = make_ranker("bm25", corpus=corpus).rank(queries, depth=100)
     results = {}
-    for model in ("drmm", "matchpyramid"):
-        for device in devices:
-            train, rerank = measure(model, device, args.pairs, args.doc_len, args.batch)
-            results[model, device] = (train, rerank)
-            print(f"{model:13s} {device:4s}: training {train:12,.0f} pairs/s   re-ranking {rerank:12,.0f} pairs/s")
-        if "cuda" in devices:
-            cpu, gpu = results[model, "cpu"], results[model, "cuda"]
-            print(f"{model:13s} GPU/CPU: training {gpu[0] / cpu[0]:.1f}×, re-ranking {gpu[1] / cpu[1]:.1f}×")
+    with tempfile.TemporaryDirectory() as cache:
+        for model in args.models.split(","):
+            for device in devices:
+                lines = []
+                timings = []
+                for _ in range(2):  # cold inputs, then warm (read from the cache)
+                    lines.clear()
+                    started = time.perf_counter()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        result = train_folds(model, store, embeddings, queries, qrels, candidates, 100, corpus=corpus,
+                                             epochs=args.epochs, patience=args.epochs, seed=0, threads=args.threads, device=device,
+                                             batch_size=args.batch_size, cache_dir=cache, report=lines.append)
+                    ready = next(line for line in lines if " ready in " in line)
+                    inputs_seconds = float(ready.split(" ready in ")[1].split(" s")[0])
+                    epochs = sum(1 for line in result.log_lines if line.split("\t")[1].isdigit())
+                    timings.append((inputs_seconds, (time.perf_counter() - started - inputs_seconds) / max(1, epochs)))
+                mean_ap = evaluate(result.run, qrels).means["MAP"]
+                results[model, device] = timings
+                (cold, per_epoch), (warm, _) = timings
+                print(f"{model:13s} {result.device:7s}: inputs built {cold:6.2f} s, read {warm:6.2f} s ({cold / max(warm, 1e-3):5.0f}x); "
+                      f"{per_epoch:6.2f} s per epoch; MAP {mean_ap:.4f}")
+            if len(devices) == 2:
+                print(f"{model:13s} GPU/CPU seconds per epoch: {results[model, devices[1]][0][1] / results[model, 'cpu'][0][1]:.2f}")
 
 
 if __name__ == "__main__":

@@ -128,3 +128,16 @@ def test_judged_documents_missing_from_the_corpus(hand, random_baseline):
         assert "4 of the 7 judged documents are not in the corpus" in mismatch[0].message
     else:  # only the documents the audit reads are looked up: not checked
         assert mismatch == []
+
+
+def test_pairs_on_few_shared_queries_are_warned():
+    """Two systems of 25 queries sharing 3: the pair's delta is over 3 queries (it can have the other sign than the
+    table's difference); a pair sharing all of its 30 queries is not warned."""
+    from irfair.audit.alerts import Evidence, few_shared_queries
+
+    evidence = Evidence({}, {}, 0, None, 3, 0, shared_queries={("a", "b"): 3, ("a", "c"): 30},
+                        own_queries={"a": 25, "b": 25, "c": 30})
+    warning = few_shared_queries(evidence)
+    assert warning.kind == "few_shared_queries" and warning.details == {"pairs": [{"a": "a", "b": "b", "n_queries": 3}]}
+    assert "(as few as 3: a and b)" in warning.message
+    assert few_shared_queries(Evidence({}, {}, 0, None, 2, 0, shared_queries={("a", "c"): 30}, own_queries={"a": 30, "c": 30})) is None

@@ -38,10 +38,12 @@ def test_tie_report_by_hand(tmp_path):
 def test_one_note_for_every_run_with_reordered_ties():
     from irfair.audit.ties import TieReport
 
-    reports = [TieReport("a", 2, 4, 1, 1), TieReport("b", 3, 6, 0, 0), TieReport("c", 5, 10, 4, 0)]
+    reports = [TieReport("a", 2, 4, 1, 1), TieReport("b", 3, 6, 0, 0), TieReport("c", 5, 10, 4, 2)]
     note = ties(Evidence({}, {}, 0, None, 3, 0, reports))
     assert (note.kind, note.level) == ("ties", "note")
-    assert note.message == "2 runs have ties, ranked by document id as trec_eval does (5 queries; 1 in depth)"
+    # queries counted on both sides: 1 + 4 reordered, 1 + 2 of them within the depth (was: 1 run "in depth")
+    assert note.message == ("2 runs have ties, ranked by document id as trec_eval does (5 queries reordered; 3 within the "
+                            "audited depth)")
     assert note.to_dict()["runs"] == [reports[0].to_dict(), reports[2].to_dict()]
 
 
@@ -56,7 +58,8 @@ def test_audit_warns_about_reordered_ties(tmp_path, hand):
     note = next(w for w in result.warnings if w.kind == "ties")
     assert note.details["runs"] == [tie_report(read_run(path), {"1": 1, "2": 2, "3": 2}).to_dict()]
     assert result.ties[0]["queries_reordered"] == 1
-    assert "note: ties: 1 run has ties, ranked by document id as trec_eval does (1 query; 1 in depth)" in format_table(result)
+    assert ("note: ties: 1 run has ties, ranked by document id as trec_eval does (1 query reordered; 1 within the audited depth)"
+            in format_table(result))
 
 
 def test_equal_scores_of_two_queries_are_no_tie(tmp_path):
@@ -69,3 +72,17 @@ def test_equal_scores_of_two_queries_are_no_tie(tmp_path):
     assert (report.queries_with_ties, report.tied_documents) == (1, 2)
     as_dict = tie_report(dataclasses.replace(run, ranking=dict(run.ranking)), {"1": 1, "2": 3})
     assert (as_dict.queries_with_ties, as_dict.tied_documents) == (1, 2)
+
+
+def test_a_run_with_one_score_per_query_is_warned():
+    """A run whose every query lists its documents with one score is ordered by document id alone: a warning, not
+    only the ties note; a run with some distinct scores is not."""
+    from irfair.audit.alerts import tied_runs
+    from irfair.trec import Run
+
+    flat = tie_report(Run("flat", {"1": [("d1", 1.0), ("d2", 1.0)], "2": [("d3", 0.5), ("d4", 0.5), ("d5", 0.5)]}), {})
+    ranked = tie_report(Run("ranked", {"1": [("d1", 2.0), ("d2", 1.0)], "2": [("d3", 0.5), ("d4", 0.5)]}), {})
+    assert (flat.all_tied, ranked.all_tied) == (True, False)
+    warning = tied_runs(Evidence({}, {}, 0, None, 2, 0, [flat, ranked]))
+    assert warning.kind == "tied_runs" and warning.message.startswith("flat gives every document of a query one score")
+    assert tied_runs(Evidence({}, {}, 0, None, 1, 0, [ranked])) is None

@@ -7,6 +7,7 @@ import pytest
 
 pytest.importorskip("torch")
 
+from irfair.cache.manage import scan
 from irfair.corpus import InMemoryCorpus  # noqa: E402
 from irfair.corpus.termstore import TermStore  # noqa: E402
 from irfair.errors import IrfairInputError, IrfairWarning  # noqa: E402
@@ -115,20 +116,26 @@ def tiny():
 @pytest.mark.parametrize("model", ["drmm", "matchpyramid"])
 def test_training_beats_random_reranking_and_is_reproducible(model, tiny, w2v, tmp_path):
     corpus, store, queries, qrels, candidates = tiny
-    kwargs = dict(corpus=corpus, folds=3, epochs=8, doc_len=20, seed=0, device="cpu", threads=1)
+    kwargs = dict(corpus=corpus, folds=3, epochs=8, doc_len=20, seed=0, device="cpu", threads=1, cache_dir=tmp_path / "cache")
     lines = []
     result = train_folds(model, store, w2v, queries, qrels, candidates, 10, log_path=tmp_path / "log.tsv", report=lines.append,
                          **kwargs)
     random_map = evaluate(candidates, qrels).means["MAP"]
     trained_map = evaluate(result.run, qrels).means["MAP"]
     assert trained_map > random_map + 0.2 and trained_map > 0.8
-    assert result.summary() == "3 folds trained" and result.n_folds == 3
+    assert result.summary() == "3 folds trained on cpu" and result.n_folds == 3
     log = (tmp_path / "log.tsv").read_text().splitlines()
-    assert log[0] == "fold\tepoch\tloss\tvalidation_MAP" and len(log) > 3
-    assert lines[0] == f"{model}: inputs of 150 query-document pairs (15 queries)"
-    assert lines[1].startswith(f"{model} fold 1/3 epoch 1/8: loss ")
-    again = train_and_rerank(model, store, w2v, queries, qrels, candidates, 10, **kwargs)
+    assert log[0] == "fold\tepoch\tloss\tvalidation_MAP" and log[1] == "all\tdevice cpu, 1 CPU threads\t\t" and len(log) > 3
+    assert lines[0] == f"{model}: building the inputs of 150 query-document pairs (15 queries)"
+    assert lines[1].startswith(f"{model}: inputs of 150 pairs ready in ") and lines[1].endswith(" s; training on cpu")
+    assert lines[2].startswith(f"{model} fold 1/3 epoch 1/8: loss ")
+    # the second training reads its inputs from the cache (no corpus pass, nothing built) and gives the same run
+    lines.clear()
+    again = train_and_rerank(model, store, w2v, queries, qrels, candidates, 10, report=lines.append, **kwargs)
+    assert not any("building" in line for line in lines) and lines[0].startswith(f"{model}: inputs of 150 pairs ready in ")
     assert again.ranking == result.run.ranking  # reproducible on the CPU for a seed and a thread count
+    entries = [r for r in scan(tmp_path / "cache", verify=True) if r.kind == "neural"]
+    assert [r.state for r in entries] == ["ok"] and entries[0].manifest.counts == {"pairs": 150}
 
 
 def test_query_length_limits_the_content_tokens_used(tiny, w2v):
@@ -162,7 +169,7 @@ def test_train_command_writes_run_and_log(w2v, tmp_path, capsys):
     args = _write_inputs(tmp_path) + ["--folds-file", str(tmp_path / "folds.json")]
     assert main(args) == 0
     out, err = capsys.readouterr()
-    assert out.startswith(f"wrote {tmp_path / 'drmm.run'}: 15 queries re-ranked (top 10), tag drmm_w2v-gnews-26k; 3 folds trained;")
+    assert out.startswith(f"wrote {tmp_path / 'drmm.run'}: 15 queries re-ranked (top 10), tag drmm_w2v-gnews-26k; 3 folds trained on cpu;")
     assert "drmm fold 1/3 epoch 1/3: loss" in err  # stderr is not a terminal here: one line per epoch
     run = read_run(tmp_path / "drmm.run")
     _, _, qrels, candidates = _tiny_collection()
@@ -242,8 +249,8 @@ def test_a_fold_without_relevant_training_documents_keeps_its_candidates(w2v, tm
     qrels, folds = _qrels_without_fold_three()  # fold 1 trains on fold 3 alone
     assert main(_write_inputs(tmp_path, qrels)) == 0
     out, err = capsys.readouterr()
-    assert err.count("irfair: warning: drmm: 1 of 3 folds not trained, candidates' order kept") == 1
-    assert "1 of 3 folds not trained, candidates' order kept (fold 1: no relevant candidate among its training queries)" in out
+    assert err.count("irfair: warning: drmm: 1 of 3 folds not trained on cpu, candidates' order kept") == 1
+    assert "1 of 3 folds not trained on cpu, candidates' order kept (fold 1: no relevant candidate among its training queries)" in out
     log = (tmp_path / "drmm.run.log").read_text()
     assert "1\tnot trained: no relevant candidate among its training queries" in log
     assert "2\tno relevant candidate in the validation fold" in log  # fold 2 validates on fold 3
@@ -272,7 +279,7 @@ def test_a_loss_that_is_not_finite_stops_its_fold(failing, tiny, w2v, monkeypatc
         with pytest.raises(IrfairInputError, match="could not be trained in any fold .loss nan at epoch 1 in fold 1.; no run"):
             train_folds("drmm", store, w2v, queries, qrels, candidates, 10, **kwargs)
         return
-    with pytest.warns(IrfairWarning, match=r"1 of 3 folds not trained, candidates' order kept \(fold 2: loss nan at epoch 1\)"):
+    with pytest.warns(IrfairWarning, match=r"1 of 3 folds not trained on cpu, candidates' order kept \(fold 2: loss nan at epoch 1\)"):
         result = train_folds("drmm", store, w2v, queries, qrels, candidates, 10, **kwargs)
     test_queries = make_folds(list(queries), 3)[1]
     assert all(result.run.ranking[q] == candidates.ranking[q] for q in test_queries)

@@ -20,8 +20,13 @@ Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Eviden
   95 % percentile CI then holds less than one resample, so the CI is the range of the resamples drawn.
 * ``background_coverage`` (warning) — the NFaiRR background run lacks some audited queries: NFaiRR is undefined
   there (it normalises by the background's documents), so it rests on the queries the background holds.
+* ``few_shared_queries`` (warning) — pairs compared on fewer queries than either system's own: a pair's delta is over
+  the queries both have and may differ from the table's.
+* ``tied_runs`` (warning) — runs that give every document of each query one score: the audited order is then
+  the document ids', not a ranking.
 * ``ties`` (note) — runs whose tied scores were re-ordered by document id, as trec_eval does, with per-run
-  counts: the audit then reads an order other than the file's.
+  counts of queries (reordered anywhere, and within the audited depth): the audit then reads an order other
+  than the file's.
 * ``documents_not_in_corpus`` (warning) — run documents below the audited depth that the corpus lacks (within
   it, or among the relevant documents, they are an error, as they are everywhere with ``--strict``): they
   count as non-relevant in the effectiveness measures; per-run counts and the first one's file and line.
@@ -81,6 +86,8 @@ class Evidence:
     background: str | None = None  # the NFaiRR background run's name
     background_queries: int = 0  # the audited queries it holds
     audited_queries: int = 0
+    shared_queries: Mapping[tuple[str, str], int] = field(default_factory=dict)  # per pair: GSR's queries both use
+    own_queries: Mapping[str, int] = field(default_factory=dict)  # per system: the queries its GSR uses
 
 
 def few_queries(evidence: Evidence) -> AuditWarning | None:
@@ -171,13 +178,38 @@ def ties(evidence: Evidence) -> AuditWarning | None:
     reordered = [t for t in evidence.ties if t.queries_reordered]
     if not reordered:
         return None
-    in_depth = sum(1 for t in reordered if t.queries_reordered_in_depth)
+    in_depth = sum(t.queries_reordered_in_depth for t in reordered)  # queries, as the count before it
     queries = sum(t.queries_reordered for t in reordered)
     runs = f"{len(reordered)} run{'' if len(reordered) == 1 else 's'}"
     return AuditWarning("ties", "note",
                         f"{runs} {'has' if len(reordered) == 1 else 'have'} ties, ranked by document id as trec_eval does "
-                        f"({queries} quer{'y' if queries == 1 else 'ies'}; {in_depth} in depth)",
+                        f"({queries} quer{'y' if queries == 1 else 'ies'} reordered; {in_depth} within the audited depth)",
                         {"runs": [t.to_dict() for t in reordered]})
+
+
+def tied_runs(evidence: Evidence) -> AuditWarning | None:
+    flat = [t.run for t in evidence.ties if t.all_tied]
+    if not flat:
+        return None
+    return AuditWarning("tied_runs", "warning",
+                        f"{', '.join(flat)} give{'s' if len(flat) == 1 else ''} every document of a query one score: the "
+                        "order audited is the document ids' (trec_eval's rule for ties), not a ranking",
+                        {"runs": flat})
+
+
+def few_shared_queries(evidence: Evidence) -> AuditWarning | None:
+    """Pairs compared on fewer queries than either system has: their delta is over the shared queries only, and may
+    even have the other sign than the table's difference."""
+    own = evidence.own_queries
+    # fewer than either system has (few_queries already speaks of systems that have fewer than MIN_QUERIES themselves)
+    few = {pair: n for pair, n in evidence.shared_queries.items() if n < max(own.get(pair[0], 0), own.get(pair[1], 0))}
+    if not few:
+        return None
+    (a, b), least = min(few.items(), key=lambda item: item[1])
+    return AuditWarning("few_shared_queries", "warning",
+                        f"{len(few)} pair{'s are' if len(few) != 1 else ' is'} compared on fewer queries than its systems have "
+                        f"(as few as {least}: {a} and {b}): their deltas are over the shared queries only and may not match the "
+                        "table", {"pairs": [{"a": a, "b": b, "n_queries": n} for (a, b), n in few.items()]})
 
 
 def documents_not_in_corpus(evidence: Evidence) -> AuditWarning | None:
@@ -191,8 +223,9 @@ def documents_not_in_corpus(evidence: Evidence) -> AuditWarning | None:
                         {"runs": counts, "first": evidence.first_missing})
 
 
-DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, few_permutations, few_resamples, qrels_mismatch,
-                                                                    documents_not_in_corpus, background_coverage, few_systems, ties)
+DETECTORS: tuple[Callable[[Evidence], AuditWarning | None], ...] = (few_queries, few_shared_queries, few_permutations, few_resamples,
+                                                                    qrels_mismatch, documents_not_in_corpus, background_coverage,
+                                                                    tied_runs, few_systems, ties)
 
 
 def detect(evidence: Evidence) -> list[AuditWarning]:

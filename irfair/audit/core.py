@@ -40,7 +40,7 @@ from ..trec.lines import read_lines
 from .alerts import JUDGED_DEPTH, Evidence, detect
 from .baselines import perfect_run, random_run
 from .bias import DEFAULT_BACKGROUND_DEPTH, BiasCounter, GenderWordsSource, NfairrBackground, bias_setup
-from .comparisons import Inference, pairs_of
+from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
@@ -256,7 +256,9 @@ def audit(
         families={"the pairs of each measure": len(pairs_of([run.name for run in run_list], baseline)),
                   "the systems against the perfect run": len(run_list)},
         n_bootstrap=inference.n_bootstrap, background=None if bias.background is None else bias.background.name,
-        background_queries=0 if bias.background is None else len(bias.background.lists), audited_queries=len(perfect.depth))
+        background_queries=0 if bias.background is None else len(bias.background.lists), audited_queries=len(perfect.depth),
+        shared_queries={(r.a, r.b): int(r.n_queries) for r in found.comparisons.itertuples(index=False) if r.measure == GSR},
+        own_queries={name: a.gsr.n_queries for name, a in found.systems.items() if a.kind == "system"})
     counts = {
         "topics": len(qids),
         "queries_with_relevant": len(perfect.depth),

@@ -12,11 +12,12 @@ A condition is ``<measure>-<above|below>-perfect`` or ``<measure>-<above|below>:
   more than 0.01: the pair is tested against bm25's per-query values shifted by the margin (for GSR, bm25's
   g_q(L) shifted by margin · g(q), which shifts its GSR by the margin).
 
-Each condition met by a system is one :class:`GateFailure`. A comparison that could not decide — undecided
-within its Monte-Carlo error, unable to reach α with these queries or permutations, not compared, no test at
-all (``--permutations 0``), or an audit whose qrels do not fit its runs, that has too few queries, or too few
-permutations for its families (``qrels_mismatch``, ``few_queries``, ``few_permutations``) — is a GateFailure too, marked ``undecided`` with its reason: a gate that
-could not decide never passes, unless ``allow_undecided``. None means the audit passes.
+Each condition met by a system is one :class:`GateFailure`. A comparison that could not decide (undecided
+within its Monte-Carlo error, unable to reach α with these queries or permutations, not compared), no test at
+all (``--permutations 0``), or an audit whose qrels do not fit its runs, that has too few queries or too few
+permutations for its families (``qrels_mismatch``, ``few_queries``, ``few_permutations``) is a GateFailure too,
+marked ``undecided`` with its reason: a gate that could not decide never passes, unless ``allow_undecided``.
+None means the audit passes.
 """
 from __future__ import annotations
 

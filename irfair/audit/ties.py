@@ -26,6 +26,7 @@ class TieReport:
     tied_documents: int
     queries_reordered: int
     queries_reordered_in_depth: int
+    all_tied: bool = False  # every query lists two documents or more, all with one score
 
     def to_dict(self) -> dict:
         """JSON-ready counts."""
@@ -61,7 +62,9 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
             k = depth.get(qid, 0)
             if file_order[:k] != ranked[:k]:
                 reordered_in_depth += 1
-    return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth)
+    lists = [hits for hits in run.ranking.values() if hits]
+    all_tied = bool(lists) and any(len(h) > 1 for h in lists) and all(len({score for _, score in h}) == 1 for h in lists)
+    return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth, all_tied)
 
 
 def _queries_with_ties(run: Run) -> list[str]:

@@ -28,6 +28,7 @@ KINDS = {
     "docvectors": "add/si document vectors of a term store and an embedding set",
     "embeddings": "embedding files parsed and unit-normalised",
     "debiased": "hard- and strong-debiased embeddings",
+    "neural": "inputs of the neural rankers (DRMM's histograms, MatchPyramid's word ids)",
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",

@@ -31,6 +31,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bootstrap", type=options.bounded("bootstrap"), default=1000,
                    help="bootstrap resamples for CIs and paired tests (0 = none)")
     p.add_argument("--seed", type=options.seed_int, default=0, help="seed of training, the bootstrap and the random run")
+    p.add_argument("--device", default="auto", help="where the neural rankers train: auto (MatchPyramid on a GPU when torch sees "
+                   "one, DRMM on the CPU), cpu, cuda or cuda:N")
     options.add_query_field(p)
     p.add_argument("--wide", action="store_true",
                    help="print the whole GSR table (every measuring embedding side by side, relative GSR with its CI) "
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         variants=options.names(args.variants), lexical=not args.no_lexical,
         neural=() if args.neural.strip() == "none" else options.names(args.neural), depth=args.depth,
         neural_candidates=args.candidates, neural_epochs=args.epochs, n_bootstrap=args.bootstrap, seed=args.seed,
-        query_field=args.query_field,
+        query_field=args.query_field, device=args.device,
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
                        progress=options.progress(args), log=options.log(args))

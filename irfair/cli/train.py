@@ -14,6 +14,9 @@ EXAMPLE = """example (from the checkout, with ../shared/data beside it):
       --qrels ../shared/data/vaswani/qrels --candidates runs/vaswani/bm25.run --out vaswani-drmm.run
 
 Progress: bars on a terminal; otherwise one line per epoch on stderr (none under --quiet).
+The inputs (DRMM's histograms, MatchPyramid's word ids) are kept in the cache: a second training on the
+same collection, candidates and settings reads them. --device auto trains MatchPyramid on a GPU when torch
+sees one and DRMM on the CPU (faster there); cuda is the current card, cuda:N another.
 A fold that cannot train (no relevant candidate among its training queries, a loss that is not finite)
 keeps its candidates' order, with a warning; when no fold can train, nothing is written (exit 2)."""
 
@@ -28,7 +31,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--variant", choices=("regular", "hard", "strong"), default="regular", help="debiasing of the embeddings")
     options.add_ranker_parameters(p, [RANKERS[name] for name in rankers_of(NEURAL)])
     p.add_argument("--threads", type=options.positive_int, default=2,
-                   help="torch CPU threads while training (a run is byte-identical for a given --seed and --threads)")
+                   help="torch CPU threads while training (a run is byte-identical for a given --seed, --device and, on the "
+                        "CPU, --threads)")
     p.add_argument("--folds-file", default=None, help="JSON folds file: read when it exists, written otherwise")
     p.add_argument("--log", default=None, help="training log (TSV: fold, epoch, loss, validation MAP); default OUT.log")
     options.add_query_field(p)
@@ -44,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     parameters = options.ranker_parameters(args, RANKERS[args.ranker])
     settings = {**RANKERS[args.ranker].defaults, **parameters}
     options.check_paths(args, files=("out", "log"))
+    from ..rankers.neural.device import resolve_device
+
+    resolve_device(settings["device"], args.ranker)  # a device torch does not see is refused before any input is read
     if args.folds_file is not None and not os.path.exists(args.folds_file):
         options.check_paths(args, files=("folds_file",))
     topics = read_topics(args.topics)

@@ -3,6 +3,7 @@ what it needs (embeddings, a Lucene index, relevance judgements for training). T
 choices and options, ``irfair study`` and :func:`irfair.make_ranker` all read this table."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 LEXICAL = "lexical"
@@ -25,11 +26,14 @@ class Parameter:
     above: float | None = None
     choices: tuple[str, ...] = ()
     needs: str | None = None
+    pattern: tuple[str, str] | None = None  # a text parameter's form: (regular expression, its words)
 
     def problem(self, value: float | str) -> str | None:
         """Why ``value`` is out of range (None when it is valid), e.g. ``must be at least 3``."""
         if self.choices:
             return None if value in self.choices else f"must be one of {', '.join(self.choices)}"
+        if self.pattern is not None:
+            return None if re.fullmatch(self.pattern[0], str(value).strip().lower()) else f"must be {self.pattern[1]}"
         if self.type is bool:
             return None
         if value != value or value in (float("inf"), float("-inf")):
@@ -86,6 +90,9 @@ _NEURAL_PARAMETERS = (
     Parameter("interpolate", False, bool, "mix in the candidates' own scores (see --interpolation-weight)"),
     Parameter("interpolation_weight", 0.5, float, "weight of the candidates' min-max scores under --interpolate",
               low=0, high=1, needs="interpolate"),
+    Parameter("batch_size", 32, int, "training triples per step", low=1, high=65536),
+    Parameter("device", "auto", str, "where to train: auto (MatchPyramid on a GPU when torch sees one, DRMM on the CPU), "
+              "cpu, cuda (the current card) or cuda:N", pattern=(r"auto|cpu|cuda(?::[0-9]+)?", "auto, cpu, cuda or cuda:N")),
 )
 _MATCHPYRAMID_PARAMETERS = (
     Parameter("doc_len", 300, int, "document tokens in the matching matrix", low=1),

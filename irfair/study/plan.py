@@ -11,7 +11,7 @@ from pathlib import Path
 from ..bounds import checked
 from ..errors import IrfairInputError
 from ..gender.debias import VARIANTS
-from ..rankers import EMBEDDING, LEXICAL, NEURAL, rankers_of
+from ..rankers import EMBEDDING, LEXICAL, NEURAL, RANKERS, rankers_of
 from ..trec import QUERY_FIELDS
 
 CANDIDATE_RANKER = "bm25"
@@ -57,6 +57,7 @@ class StudyConfig:
     seed: int = 0
     query_field: str = "title"
     threads: int = 2
+    device: str = "auto"  # where the neural rankers train (irfair.rankers.neural.device)
 
     def __post_init__(self) -> None:
         unknown = [v for v in self.variants if v not in VARIANTS]
@@ -75,6 +76,9 @@ class StudyConfig:
             value = getattr(self, name)
             if not isinstance(value, int) or value < 1:
                 raise IrfairInputError(None, None, f"{name} must be a positive integer, not {value!r}")
+        device = next(p for p in RANKERS["drmm"].parameters if p.name == "device")
+        if not isinstance(self.device, str) or device.problem(self.device) is not None:
+            raise IrfairInputError(None, None, f"device={self.device!r}: expected {device.pattern[1]}")
         for name, bound in (("n_bootstrap", "bootstrap"), ("seed", "seed")):  # one check per number (irfair.bounds)
             object.__setattr__(self, name, checked(bound, getattr(self, name), name))
 

@@ -43,6 +43,7 @@ def run_key(spec: SystemSpec, corpus: Corpus, queries: Mapping[str, str], qrels:
     }
     if spec.family == NEURAL:
         key.update(candidates=config.neural_candidates, epochs=config.neural_epochs, seed=config.seed, qrels=_digest(qrels),
+                   **({} if config.device == "auto" else {"device": config.device}),
                    candidate_run=None if candidates is None else file_digest(candidates)[:16])
     return key
 
@@ -77,7 +78,8 @@ def build_runs(specs: list[SystemSpec], corpus: Corpus, store: TermStore, topics
             cache_dir=cache_dir, qrels=qrels if neural else None,
             threads=config.threads, progress=progress, store=store,
             folds_file=folds_path(runs_dir, queries) if neural else None, log_path=runs_dir / f"{spec.name}.log" if neural else None,
-            **({"top_n": config.neural_candidates, "epochs": config.neural_epochs, "seed": config.seed} if neural else {}),
+            **({"top_n": config.neural_candidates, "epochs": config.neural_epochs, "seed": config.seed, "device": config.device}
+               if neural else {}),
         )
         if neural:
             run = ranker.rerank(queries, read_run(paths[CANDIDATE_RANKER]))

@@ -33,6 +33,7 @@ class NeuralRanker:
     threads: int = 2
     report: Callable[[str], None] | None = None
     training: TrainingResult | None = None
+    cache_dir: object = None  # where the training inputs are kept (irfair.cache.CacheDir)
 
     @property
     def name(self) -> str:
@@ -51,7 +52,8 @@ class NeuralRanker:
             folds=p["folds"], folds_file=self.folds_file, epochs=p["epochs"], learning_rate=p["learning_rate"],
             query_length=p["query_length"], doc_len=p.get("doc_len", 300), matching=p.get("matching", "cosine"),
             seed=p["seed"], threads=self.threads, progress=self.progress, report=self.report, log_path=self.log_path,
-            interpolate_first_stage=p["interpolate"], interpolation_weight=p["interpolation_weight"])
+            interpolate_first_stage=p["interpolate"], interpolation_weight=p["interpolation_weight"],
+            batch_size=p.get("batch_size", 32), device=p.get("device", "auto"), cache_dir=self.cache_dir)
         run = self.training.run
         if depth is not None:
             run.ranking = {qid: hits[:depth] for qid, hits in run.ranking.items()}
@@ -64,4 +66,4 @@ def build(spec: RankerSpec, context, params: dict) -> NeuralRanker:
         raise IrfairInputError(None, None, "--folds must be at least 3 (train, validation and test folds)")
     embeddings = debiased(load_embeddings(context.embeddings, context.cache_dir), context.variant, context.cache_dir)
     return NeuralRanker(spec.name, context.term_store(), embeddings, context.corpus, context.qrels, params,
-                        context.folds_file, context.log_path, context.progress, context.threads)
+                        context.folds_file, context.log_path, context.progress, context.threads, cache_dir=context.cache_dir)

@@ -24,9 +24,15 @@ Decisions, each measured on Vaswani and TIME (BM25 top-100 candidates, 5-fold CV
   per fold on its ~18 validation queries gave DRMM+BM25 0.260 (Vaswani) / 0.601 (TIME) against
   0.264 / 0.621 at 0.5 — the choice follows the noise of few queries.
 
-Reproducibility: seeds are fixed (numpy and torch, per fold); on the CPU torch runs deterministic
-algorithms with ``threads`` threads, so a run is byte-identical for a given seed and thread count.
-A GPU is used when torch sees one (its runs are not guaranteed identical).
+Reproducibility: seeds are fixed (numpy and torch, per fold) and torch runs deterministic algorithms on every
+device (on a GPU with ``CUBLAS_WORKSPACE_CONFIG`` set before the first cuBLAS call, :mod:`.device`): a run is
+byte-identical for a given seed, device and (on the CPU) thread count. ``device`` (``auto``, ``cpu``, ``cuda``,
+``cuda:N``): ``auto`` trains MatchPyramid on a GPU when torch sees one, DRMM on the CPU, where it is faster.
+
+The inputs (DRMM's histograms, MatchPyramid's word ids) are built once per collection, candidates, queries and
+settings, kept in the cache (``neural`` entries, :mod:`.inputs_cache`) and moved to the device once: a second
+training of the same collection reads them (no corpus pass), and a batch is a slice on the device. The loss is
+summed on the device and read once per epoch, not once per step.
 
 Training that cannot learn is refused: no query with candidates and a relevant document
 (:func:`.folds.training_queries`), or no fold that could train. A fold whose training queries hold no
@@ -53,9 +59,11 @@ from ...measures.effectiveness import evaluate
 from ...text import content_tokens
 from ...trec import Qrels, Run, trec_eval_order
 from ..registry import NEURAL, rankers_of
+from .device import reproducible, resolve_device
 from .features import stem_idf
 from .folds import load_or_make_folds, make_folds, training_queries
 from .inputs import PairInputs
+from .inputs_cache import cached_inputs, inputs_key
 
 __all__ = ["MODELS", "TrainingResult", "interpolate", "load_or_make_folds", "make_folds", "run_name", "train_and_rerank",
            "train_folds"]
@@ -82,13 +90,15 @@ class TrainingResult:
     untrained_folds: list[tuple[int, str]] = field(default_factory=list)
     log_lines: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    device: str = "cpu"
 
     def summary(self) -> str:
-        """One clause for a closing line: ``5 folds trained`` or ``1 of 5 folds not trained (...)``."""
+        """One clause for a closing line: ``5 folds trained on cpu`` or ``1 of 5 folds not trained (...)``."""
         if not self.untrained_folds:
-            return f"{self.n_folds} folds trained"
+            return f"{self.n_folds} folds trained on {self.device}"
         reasons = "; ".join(f"fold {fold}: {why}" for fold, why in self.untrained_folds)
-        return f"{len(self.untrained_folds)} of {self.n_folds} folds not trained, candidates' order kept ({reasons})"
+        return (f"{len(self.untrained_folds)} of {self.n_folds} folds not trained on {self.device}, candidates' order kept "
+                f"({reasons})")
 
 
 def _min_max(hits: list[tuple[str, float]]) -> dict[str, float]:
@@ -168,7 +178,7 @@ def _training_triples(training: Sequence[str], top: Mapping[str, list[str]], rel
 def _train_fold(model_name: str, inputs: PairInputs, top: Mapping[str, list[str]], relevant: Mapping[str, set[str]],
                 qrels: Qrels, training: Sequence[str], validation: Sequence[str], rng: np.random.Generator, fold: str,
                 log_lines: list[str], *, epochs: int, batch_size: int, learning_rate: float, negatives_per_positive: int,
-                patience: int, device, progress: bool, say: Callable[[str], None]):
+                patience: int, device: str, progress: bool, say: Callable[[str], None]):
     """Train one fold's model (``fold``: "2/5"), appending to ``log_lines``: ``(model at its best epoch, None)``,
     or ``(None, why it could not train)``."""
     torch = _torch()
@@ -187,25 +197,26 @@ def _train_fold(model_name: str, inputs: PairInputs, top: Mapping[str, list[str]
     best_map, best_state, waited = -1.0, copy.deepcopy(model.state_dict()), 0
     for epoch in tqdm(range(1, epochs + 1), desc=f"{model_name} fold {fold}", disable=not progress):
         model.train()
-        losses = []
+        losses = []  # on the device: read once per epoch (a read per step would wait for the device every step)
         triples = _training_triples(training, top, relevant, negatives_per_positive, rng)
         for start in range(0, len(triples), batch_size):
             chunk = triples[start : start + batch_size]
             positive = model(*inputs.batch([(q, p) for q, p, _ in chunk], device))
             negative = model(*inputs.batch([(q, n) for q, _, n in chunk], device))
             loss = models.pairwise_hinge_loss(positive, negative)
-            if not torch.isfinite(loss):
-                return None, f"loss {float(loss.detach())} at epoch {epoch}"
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            losses.append(float(loss.detach()))
+            losses.append(loss.detach())
+        epoch_losses = torch.stack(losses).double().cpu().numpy() if losses else np.zeros(0)
+        if not np.isfinite(epoch_losses).all():
+            return None, f"loss {epoch_losses[~np.isfinite(epoch_losses)][0]} at epoch {epoch}"
         if not all(torch.isfinite(p).all() for p in model.parameters()):
             return None, f"weights not finite at epoch {epoch}"
         val_map = float("nan")
         if early_stopping:
             val_map = evaluate(_rerank(model, inputs, top, validation, device, model_name), qrels, ["MAP"], qids=validation).means["MAP"]
-        mean_loss = float(np.mean(losses)) if losses else float("nan")
+        mean_loss = float(np.mean(epoch_losses)) if len(epoch_losses) else float("nan")
         log_lines.append(f"{number}\t{epoch}\t{mean_loss:.5f}\t{val_map:.4f}")
         say(f"{model_name} fold {fold} epoch {epoch}/{epochs}: loss {mean_loss:.4f}, validation MAP {val_map:.4f}")
         if not early_stopping or val_map > best_map + 1e-9:
@@ -224,7 +235,7 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
                 query_length: int = 0, doc_len: int = 300, matching: str = "cosine", patience: int = 3, seed: int = 0,
                 threads: int | None = None, progress: bool = False, report: Callable[[str], None] | None = None,
                 log_path: str | Path | None = None, device: str | None = None, interpolate_first_stage: bool = False,
-                interpolation_weight: float = 0.5) -> TrainingResult:
+                interpolation_weight: float = 0.5, cache_dir=None) -> TrainingResult:
     """Cross-validated training of ``model_name`` and re-ranking of every query's top-N candidates.
 
     ``query_length``: content tokens of a query used (0: all); ``doc_len``: MatchPyramid's document tokens;
@@ -232,6 +243,8 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
     threads while training (None: torch's setting); ``progress``: progress bars; ``report``: called with one
     line per epoch (for logs that are not terminals). With ``interpolate_first_stage`` a candidate's final
     score is λ · minmax(candidate score) + (1 − λ) · minmax(model score) per query, λ = ``interpolation_weight``.
+    ``device``: ``auto`` (None), ``cpu``, ``cuda`` or ``cuda:N`` (:mod:`.device`); ``batch_size``: training triples
+    per step; ``cache_dir``: where the inputs are kept (None: the default cache folder, False: not kept).
     """
     if model_name not in MODELS:
         raise ValueError(f"model must be one of {MODELS}")
@@ -240,7 +253,7 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
 
     started = time.perf_counter()
     say = report or (lambda line: None)
-    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    device = resolve_device(device, model_name)
     qids = training_queries(queries, qrels, candidates, folds)
     fold_lists = load_or_make_folds(qids, folds, folds_file)
     top = {q: candidates.doc_ids(q, top_n) for q in qids}
@@ -249,32 +262,34 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
         raise IrfairInputError(candidates.path or candidates.name, None,
                                f"no candidate in the top {top_n} of any query is relevant: nothing to train on; no run written")
     wanted = {d for docs in top.values() for d in docs}
-    doc_tokens = {doc: content_tokens(text, store.stopwords) for doc, text in corpus.iter_docs(wanted)}
-    if wanted - doc_tokens.keys():
-        raise IrfairInputError(candidates.path or candidates.name, None,
-                               f"candidate document {sorted(wanted - doc_tokens.keys())[0]} is not in the corpus {corpus.name}")
     query_tokens = {q: content_tokens(queries[q], store.stopwords) for q in qids}
     if query_length > 0:
         query_tokens = {q: tokens[:query_length] for q, tokens in query_tokens.items()}
     idf = stem_idf(sorted({t for ts in query_tokens.values() for t in ts}), store.vocab, _doc_frequencies(store))
     pairs = sorted({(q, d) for q in qids for d in top[q]})
-    say(f"{model_name}: inputs of {len(pairs):,} query-document pairs ({len(qids)} queries)")
-    with tqdm(total=len(pairs), desc=f"{model_name} inputs", disable=not progress or model_name != "drmm") as bar:
-        inputs = PairInputs(model_name, embeddings, query_tokens, doc_tokens, idf, len(store.doc_ids), pairs,
-                            doc_len=doc_len, matching=matching, tick=bar.update if progress and model_name == "drmm" else None)
+
+    def build() -> PairInputs:
+        doc_tokens = {doc: content_tokens(text, store.stopwords) for doc, text in corpus.iter_docs(wanted)}
+        if wanted - doc_tokens.keys():
+            raise IrfairInputError(candidates.path or candidates.name, None,
+                                   f"candidate document {sorted(wanted - doc_tokens.keys())[0]} is not in the corpus {corpus.name}")
+        say(f"{model_name}: building the inputs of {len(pairs):,} query-document pairs ({len(qids)} queries)")
+        with tqdm(total=len(pairs), desc=f"{model_name} inputs", disable=not progress or model_name != "drmm") as bar:
+            return PairInputs.build(model_name, embeddings, query_tokens, doc_tokens, idf, len(store.doc_ids), pairs, doc_len=doc_len,
+                                    matching=matching, tick=bar.update if progress and model_name == "drmm" else None)
+
+    key = inputs_key(model_name, embeddings, corpus, store.stopwords, query_tokens, idf, pairs, doc_len=doc_len, matching=matching)
+    inputs_started = time.perf_counter()
+    inputs = cached_inputs(cache_dir, model_name, key, pairs, matching, build)
+    say(f"{model_name}: inputs of {len(pairs):,} pairs ready in {time.perf_counter() - inputs_started:.3f} s; training on {device}")
 
     log_lines = ["fold\tepoch\tloss\tvalidation_MAP"]
     merged: dict[str, list[tuple[str, float]]] = {}
     untrained: list[tuple[int, str]] = []
     settings = dict(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate or DEFAULT_LEARNING_RATE[model_name],
                     negatives_per_positive=negatives_per_positive, patience=patience, device=device, progress=progress, say=say)
-    previous_threads = torch.get_num_threads()
-    deterministic = torch.are_deterministic_algorithms_enabled()
-    if device == "cpu":
-        torch.use_deterministic_algorithms(True)
-        if threads:
-            torch.set_num_threads(threads)
-    try:
+    log_lines.append(f"all\tdevice {device}{f', {threads} CPU threads' if device == 'cpu' and threads else ''}\t\t")
+    with reproducible(device, threads if device == "cpu" else None):
         for fold, test_qids in enumerate(fold_lists):
             torch.manual_seed(seed + fold)
             following = (fold + 1) % len(fold_lists)
@@ -290,10 +305,6 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
             if interpolate_first_stage:
                 test_run = interpolate(test_run, candidates, interpolation_weight, model_name)
             merged.update(test_run.ranking)
-    finally:
-        if device == "cpu":
-            torch.use_deterministic_algorithms(deterministic)
-            torch.set_num_threads(previous_threads)
     if len(untrained) == len(fold_lists):
         raise IrfairInputError(candidates.path or candidates.name, None,
                                f"{model_name} could not be trained in any fold ({untrained[0][1]} in fold 1); no run written")
@@ -303,7 +314,7 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
         write_text(log_path, "\n".join(log_lines) + "\n")
     name = run_name(model_name, embeddings.name, interpolate_first_stage)
     run = Run(name, {q: merged[q] for q in qids}, tag=name)
-    result = TrainingResult(run, len(fold_lists), untrained, log_lines, time.perf_counter() - started)
+    result = TrainingResult(run, len(fold_lists), untrained, log_lines, time.perf_counter() - started, device)
     if untrained:
         warnings.warn(f"{model_name}: {result.summary()}", IrfairWarning, stacklevel=2)
     return result
