@@ -191,7 +191,7 @@ def test_decisions_exact_where_enumerable_and_cannot_differ_below_the_floor():
 def test_decisions_by_monte_carlo_add_permutations_until_stable_or_say_undecided():
     """20 queries of difference 1 (exact p = 2/2^20): 100 random flips give p = 1/101 with its standard error, far
     enough from 0.05 to decide at once ('differs'). A test read at an alpha equal to its true p cannot be decided:
-    permutations are added up to 16 × 200 and it stays 'undecided'."""
+    permutations are added up to 64 × 200 and it stays 'undecided'."""
     from irfair.measures.resampling import DIFFERS, MAX_ROUNDS, UNDECIDED, decide
 
     terms = np.ones((1, 20))

@@ -118,9 +118,11 @@ def compare_to_reference(values: QueryValues, names, reference: str, inference: 
     """GSR of each of ``names`` minus the ``reference`` row's (the perfect run), tested as the pairs are."""
     rows = values.rows(names)
     gsr = values.values[GSR]
+    # beside the 95% CI, the Bonferroni-simultaneous one over the compared rows (the forest plot draws it)
+    simultaneous = 1 - (1 - 0.95) / max(1, len(rows))
     return paired_slope_tests(values.query_genderedness, gsr[rows], np.repeat(gsr[values.rows([reference])], len(rows), axis=0),
                               n_bootstrap=inference.n_bootstrap, n_permutations=inference.n_permutations, seed=inference.seed,
-                              p_values=False)
+                              p_values=False, simultaneous=simultaneous)
 
 
 def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from ..measures.gsr import PairedGSRTest
-from ..measures.resampling import PairedTests, mean_cis
+from ..measures.resampling import mean_cis
 from .comparisons import GSR, Inference, QueryValues, compare_to_reference, decide_family, pairwise, query_values
 from .influence import influence
 from .result import PERFECT, SystemAudit
@@ -54,23 +54,19 @@ def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Seq
     others = [n for n in names if n != PERFECT]
     updated = dict(systems)
     if others:
-        tests = compare_to_reference(values, others, PERFECT, inference)
-        audited = np.array([systems[n].kind == "system" for n in others])
-        # the audited systems are one family, the random run a family of its own
-        families = [np.flatnonzero(audited), *([i] for i in np.flatnonzero(~audited))]
-        p, adjusted, decision = np.full(len(others), np.nan), np.full(len(others), np.nan), np.full(len(others), None, dtype=object)
-        for rows in families:
-            rows = np.asarray(rows)
-            if not len(rows):
+        # the audited systems are one family, the random run a family of its own: each is tested, corrected and given
+        # its simultaneous interval on its own
+        audited = [n for n in others if systems[n].kind == "system"]
+        for family in [audited, *([n] for n in others if systems[n].kind != "system")]:
+            if not family:
                 continue
-            part = PairedTests(*(getattr(tests, f)[rows] for f in ("delta", "ci_low", "ci_high", "p", "n_queries", "terms", "usable")))
-            decided = decide_family(part, inference)
-            p[rows], adjusted[rows], decision[rows] = decided.p, decided.p_adjusted, decided.decision
-        for i, name in enumerate(others):
-            vs = PairedGSRTest(float(tests.delta[i]), float(tests.ci_low[i]), float(tests.ci_high[i]), float(p[i]),
-                               int(tests.n_queries[i]))
-            updated[name] = dataclasses.replace(systems[name], vs_perfect=vs, delta_gsr_p_adjusted=float(adjusted[i]),
-                                                delta_gsr_decision=decision[i])
+            tests = compare_to_reference(values, family, PERFECT, inference)
+            decided = decide_family(tests, inference)
+            for i, name in enumerate(family):
+                vs = PairedGSRTest(float(tests.delta[i]), float(tests.ci_low[i]), float(tests.ci_high[i]), float(decided.p[i]),
+                                   int(tests.n_queries[i]), float(tests.wide_low[i]), float(tests.wide_high[i]))
+                updated[name] = dataclasses.replace(systems[name], vs_perfect=vs, delta_gsr_p_adjusted=float(decided.p_adjusted[i]),
+                                                    delta_gsr_decision=decided.decision[i])
     rows = values.rows(names)
     for measure in measures:
         cis = mean_cis(values.values[measure][rows], inference.n_bootstrap, inference.seed)

@@ -1,8 +1,10 @@
 """The report's two summary figures as hand-written inline SVG (no matplotlib: they are a few lines and
 text, drawn in milliseconds and sized to the page):
 
-* forest plot — each row's ΔGSR = GSR − GSR(perfect) with its 95% paired bootstrap CI, the perfect run at 0;
-  filled when the adjusted p is below α;
+* forest plot — each row's ΔGSR = GSR − GSR(perfect) with its paired bootstrap CI made simultaneous over the
+  systems (Bonferroni: level 1 − 0.05/m), the perfect run at 0; filled when the test decides "differs" after the
+  correction over the systems (the verdict's decision), so that a filled mark and an unadjusted interval
+  clear of 0 are not read against each other;
 * trade-off plot — each audited system's GSR against the first effectiveness measure, with CI crosshairs,
   labelled by its letter; the Pareto front (lower GSR, higher effectiveness) as a line, with each system's
   share of bootstrap resamples on the front; the perfect and random runs' GSR as labelled dashed lines.
@@ -74,11 +76,16 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
     label_width, note_width, top, row_height = 150, 250, 50, 24
     height = top + row_height * max(1, len(rows)) + 44
     summaries = [a.summary() for a in rows]
+    # the interval drawn is simultaneous over the systems (Bonferroni), as the filled marks are corrected over them
+    for audit, s in zip(rows, summaries):
+        vs = audit.vs_perfect
+        s["delta_gsr_ci_low"], s["delta_gsr_ci_high"] = ((vs.simultaneous_low, vs.simultaneous_high) if vs is not None
+                                                         else (float("nan"), float("nan")))
     low, high = _padded([v for s in summaries for v in (s["delta_gsr_ci_low"], s["delta_gsr_ci_high"], s["delta_gsr"])] + [0.0])
     x = Scale(low, high, label_width, width - note_width)
     bottom = top + row_height * max(1, len(rows))
-    body = [_text(label_width, 16, "ΔGSR = GSR − GSR(perfect), 95% CI; filled: adjusted p < "
-                  f"{alpha:g}", 13, extra=' font-weight="600"')]
+    body = [_text(label_width, 16, "ΔGSR = GSR − GSR(perfect), CIs simultaneous over the systems; filled: differs "
+                  f"(adjusted p < {alpha:g})", 13, extra=' font-weight="600"')]
     for tick in nice_ticks(low, high):
         body.append(f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{bottom}" stroke="{GRID}"/>')
         body.append(_text(x(tick), bottom + 16, f"{tick:+g}" if tick else "0", 11, "middle", MUTED))
@@ -103,7 +110,8 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
         if math.isfinite(p):
             note += f"  p_adj {p:.3f}"
         body.append(_text(width - note_width + 12, y + 4, note, 11, "start", MUTED))
-    return _svg(width, height, "Forest plot: each system's GSR minus the perfect run's, with 95% CIs", body)
+    return _svg(width, height, "Forest plot: each system's GSR minus the perfect run's, with CIs simultaneous over the systems",
+                body)
 
 
 def tradeoff_svg(result: AuditResult, width: int = 860, height: int = 440) -> str:

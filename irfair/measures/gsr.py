@@ -90,6 +90,8 @@ class PairedGSRTest:
     ci_high: float
     p_value: float
     n_queries: int
+    simultaneous_low: float = float("nan")  # the CI simultaneous over the systems compared (Bonferroni), when made
+    simultaneous_high: float = float("nan")
 
 
 def aligned_list_genderedness(results: Sequence[GSRResult]) -> tuple[list[str], np.ndarray, np.ndarray]:

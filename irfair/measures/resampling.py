@@ -163,6 +163,8 @@ class PairedTests:
     n_queries: np.ndarray
     terms: np.ndarray | None = None  # (k, n): the per-query terms of each statistic, for :func:`decide`
     usable: np.ndarray | None = None  # (k,): the rows that can be compared
+    wide_low: np.ndarray | None = None  # (k,): the CI at ``simultaneous`` level (slope tests), else None
+    wide_high: np.ndarray | None = None
 
 
 def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
@@ -180,7 +182,7 @@ def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permu
 
 
 def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
-                       level: float = 0.95, p_values: bool = True) -> PairedTests:
+                       level: float = 0.95, p_values: bool = True, simultaneous: float | None = None) -> PairedTests:
     """GSR_a − GSR_b for each row of ``a`` and ``b`` (g_q(L) of two systems, shape (k, n), NaN where a query is
     not used) on ``x`` = g(q) (shape (n,)): the OLS slope of the per-query differences d_q on g(q) over the
     queries both use, with the paired bootstrap CI (resampling those queries) and the randomization test of
@@ -205,6 +207,7 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[~usable] = np.nan
     low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
+    wide_low, wide_high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
     if n_bootstrap > 0:
         for mask, rows in _groups(both):
             rows = rows[usable[rows]]
@@ -213,7 +216,10 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
             weights = bootstrap_weights(int(mask.sum()), n_bootstrap, seed)
             slopes = slopes_from_weights(x[mask], differences[rows][:, mask], weights)
             low[rows], high[rows] = percentile_ci(slopes, level)
-    return PairedTests(delta, low, high, p, counts, np.where(usable[:, None], terms, 0.0), usable)
+            if simultaneous is not None:
+                wide_low[rows], wide_high[rows] = percentile_ci(slopes, simultaneous)
+    wide = (wide_low, wide_high) if simultaneous is not None else (None, None)
+    return PairedTests(delta, low, high, p, counts, np.where(usable[:, None], terms, 0.0), usable, *wide)
 
 
 def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
@@ -276,7 +282,7 @@ def _groups(mask: np.ndarray):
 DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER, NOT_COMPARED = (
     "differs", "does not differ", "undecided", "cannot differ", "not compared")
 DECISIONS = (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER, NOT_COMPARED)
-MAX_ROUNDS = 16  # permutations are added in rounds of B, up to 16 B, while a decision's MC interval holds alpha
+MAX_ROUNDS = 64  # permutations are added in rounds of B, up to 64 B, while a decision's MC interval holds alpha
 MC_Z = 3.0  # a decision is stable when p ± 3 standard errors, corrected, stays on one side of alpha
 
 
@@ -313,7 +319,7 @@ def _round_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndar
     return sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
 
 
-@lru_cache(maxsize=MAX_ROUNDS + 1)
+@lru_cache(maxsize=8)  # the first rounds, which most families share (at most 64 MB)
 def _kept_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
     flips = sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
     flips.flags.writeable = False
