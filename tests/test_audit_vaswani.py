@@ -4,9 +4,8 @@ measure, every delta is value(a) − value(b), no warning fires, the terminal fi
 report.html fits a 1280 px window with its four sections. The same run judged with TIME's qrels is flagged."""
 import json
 import math
-from pathlib import Path
-
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
