@@ -179,11 +179,11 @@ def test_the_forest_plots_intervals_agree_with_its_marks(vaswani):
     rows = [a for a in vaswani.systems.values() if a.kind != "perfect"]
     assert len(rows) == 11
     svg = forest_svg(vaswani)
-    for audit in rows:
-        vs = audit.vs_perfect
+    for row in rows:
+        vs = row.vs_perfect
         assert vs.simultaneous_low <= vs.ci_low and vs.ci_high <= vs.simultaneous_high
         clear_of_zero = vs.simultaneous_low > 0 or vs.simultaneous_high < 0
-        assert (audit.delta_gsr_decision == "differs") == clear_of_zero, audit.name
-        mark = re.search(rf'<circle [^>]*fill="([^"]+)"[^>]*data-system="{re.escape(audit.name)}"', svg).group(1)
-        assert (mark != "#fff") == (audit.delta_gsr_decision == "differs"), audit.name
+        assert (row.delta_gsr_decision == "differs") == clear_of_zero, row.name
+        mark = re.search(rf'<circle [^>]*fill="([^"]+)"[^>]*data-system="{re.escape(row.name)}"', svg).group(1)
+        assert (mark != "#fff") == (row.delta_gsr_decision == "differs"), row.name
     assert [a.name for a in rows if a.delta_gsr_decision == "differs"] == ["random"]
