@@ -49,6 +49,9 @@ def _plant_user_files(root, outside) -> dict[str, str]:
     return files
 
 
+FOREIGN = 9 * len(KINDS)  # what _plant_user_files puts in each kind folder: 9 items irfair did not write
+
+
 def _digests(*folders) -> dict[str, str]:
     """Every file below ``folders`` (links not followed) and every link target: what must not change."""
     seen = {}
@@ -79,13 +82,13 @@ def test_a_users_folder_given_as_cache_survives_every_cache_command_and_an_audit
 
     code, printed, err = run_cli(["cache", "clear", "--cache-dir", root])
     assert code == 2 and printed == ""
-    assert err == (f"irfair: error: {root}: holds no irfair cache entry, only 45 items irfair did not write: is it the right "
+    assert err == (f"irfair: error: {root}: holds no irfair cache entry, only {FOREIGN} items irfair did not write: is it the right "
                    "--cache-dir? nothing removed (--force to clear anyway)\n")
     code, printed, _ = run_cli(["cache", "clear", "--force", "--cache-dir", root])
-    assert (code, printed) == (0, f"removed 0 entries (0.0 MB) from {root}; left 45 items irfair did not write\n")
+    assert (code, printed) == (0, f"removed 0 entries (0.0 MB) from {root}; left {FOREIGN} items irfair did not write\n")
     code, printed, _ = run_cli(["cache", "verify", "--cache-dir", root])
-    assert code == 0 and printed.count("\nforeign: ") + printed.startswith("foreign: ") == 45
-    assert printed.splitlines()[-1] == f"verified 0 entries in {root}: 0 damaged; 45 items irfair did not write, left as they are"
+    assert code == 0 and printed.count("\nforeign: ") + printed.startswith("foreign: ") == FOREIGN
+    assert printed.splitlines()[-1] == f"verified 0 entries in {root}: 0 damaged; {FOREIGN} items irfair did not write, left as they are"
     assert run_cli(["cache", "info", "--cache-dir", root])[0] == 0
     assert _digests(root, outside) == before
 
@@ -97,7 +100,7 @@ def test_a_users_folder_given_as_cache_survives_every_cache_command_and_an_audit
 
     code, printed, _ = run_cli(["cache", "clear", "--cache-dir", root])
     assert code == 0 and printed == f"removed 2 entries ({printed.split('(')[1].split(')')[0]}) from {root}; " \
-                                    "left 45 items irfair did not write\n"
+                                    f"left {FOREIGN} items irfair did not write\n"
     assert [r for r in scan(root) if r.state != "foreign"] == []
     assert _user_part(_digests(root, outside), root) == before
 

@@ -84,8 +84,8 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
     low, high = _padded([v for s in summaries for v in (s["delta_gsr_ci_low"], s["delta_gsr_ci_high"], s["delta_gsr"])] + [0.0])
     x = Scale(low, high, label_width, width - note_width)
     bottom = top + row_height * max(1, len(rows))
-    body = [_text(label_width, 16, "ΔGSR = GSR − GSR(perfect), CIs simultaneous over the systems; filled: differs "
-                  f"(adjusted p < {alpha:g})", 13, extra=' font-weight="600"')]
+    body = [_text(label_width, 16, f"ΔGSR = GSR − GSR(perfect), simultaneous CIs; filled: differs at alpha {alpha:g}", 13,
+                  extra=' font-weight="600"')]
     for tick in nice_ticks(low, high):
         body.append(f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{bottom}" stroke="{GRID}"/>')
         body.append(_text(x(tick), bottom + 16, f"{tick:+g}" if tick else "0", 11, "middle", MUTED))
