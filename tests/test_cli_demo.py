@@ -36,7 +36,8 @@ def test_what_the_demo_prints_is_the_same_on_every_cpu(tmp_path):
     places. Everything the demo prints is the same bytes under each, and GSR(N) prints as an exact 0."""
     outputs = {}
     for coretype in ("Haswell", "SkylakeX", "Sandybridge"):
-        env = {**os.environ, "OPENBLAS_CORETYPE": coretype}
+        # a cache folder of its own: the demo's last line gives its size, which the other tests' entries would change
+        env = {**os.environ, "OPENBLAS_CORETYPE": coretype, "IRFAIR_CACHE": str(tmp_path / "cache")}
         run = subprocess.run([sys.executable, "-m", "irfair", "demo", "--out", str(tmp_path / "demo")], env=env,
                              capture_output=True, text=True, check=True, cwd=tmp_path)
         outputs[coretype] = run.stdout
