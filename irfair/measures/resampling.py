@@ -392,24 +392,26 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
         p[mc] = (counts[mc] + 1) / (totals[mc] + 1)
         se[mc] = np.sqrt(p[mc] * (1 - p[mc]) / totals[mc])
 
+    def unstable() -> np.ndarray:
+        """Rows whose p ± MC_Z standard errors, corrected over the family, lie on both sides of α."""
+        low, high = (adjust_p(np.clip(p + sign * MC_Z * se, 0, 1), correction) for sign in (-1, 1))
+        return usable & ~exact & ((low < alpha) != (high < alpha))
+
     estimate()
     for round_ in range(1, MAX_ROUNDS):
-        low, high = adjust_p(np.clip(p - MC_Z * se, 0, 1), correction), adjust_p(np.clip(p + MC_Z * se, 0, 1), correction)
-        unstable = np.flatnonzero(usable & ~exact & ((low < alpha) != (high < alpha)))
-        if not len(unstable):
+        rows = np.flatnonzero(unstable())
+        if not len(rows):
             break
-        counts[unstable] += _mc_counts(terms[unstable], n_permutations, seed, round_)
-        totals[unstable] += n_permutations
+        counts[rows] += _mc_counts(terms[rows], n_permutations, seed, round_)
+        totals[rows] += n_permutations
         estimate()
     adjusted = adjust_p(p, correction)
-    low, high = adjust_p(np.clip(p - MC_Z * se, 0, 1), correction), adjust_p(np.clip(p + MC_Z * se, 0, 1), correction)
     # the smallest p each test can give (exact: the identity and its mirror, 2 of 2^n; MC: 1 / (1 + most flips)),
-    # corrected as if every test of the family had it
+    # corrected as if it were the smallest of the family (Holm and Bonferroni multiply it by m, BH and none keep it)
     floor = np.where(exact, 2.0 / np.maximum(totals, 1), 1.0 / (1.0 + MAX_ROUNDS * n_permutations))
-    m = int(usable.sum())
-    best = np.array([adjust_p(np.full(m, f), correction)[0] if m else np.nan for f in floor])
+    best = np.minimum(1.0, floor * (int(usable.sum()) if correction in ("holm", "bonferroni") else 1))
     decision[usable] = np.where(adjusted[usable] < alpha, DIFFERS, NO_DIFFERENCE)
-    decision[usable & ((low < alpha) != (high < alpha))] = UNDECIDED
+    decision[unstable()] = UNDECIDED
     decision[usable & (best >= alpha) & (sizes > 0)] = CANNOT_DIFFER
     decision[usable & (sizes == 0)] = NO_DIFFERENCE  # identical on every query: p = 1, nothing to decide
     return Decisions(p, se, adjusted, totals, exact, decision)
