@@ -266,3 +266,32 @@ def test_blanks_made_regular_as_the_regular_expression_says():
     for _ in range(20_000):
         text = bytes(rng.choice(b"ab \t\x1f\n") for _ in range(rng.randint(0, 20)))
         assert _normalised(text) == edges.sub(b"", blanks.sub(b" ", text)), text
+
+
+def test_a_qid_docid_rank_run_reads_as_its_trec_original(tmp_path):
+    """MS MARCO's (and pyserini's --output-format msmarco) 'qid docid rank' lines: each document's score is minus its
+    rank, said in one warning; the trec_eval test run written so reads in the same order with the same measures, by
+    the fast reader and the line reader alike; a line of another width is one line naming it."""
+    import warnings
+
+    from irfair.measures.effectiveness import evaluate
+    from irfair.trec import read_qrels
+    from irfair.trec.files import _read_run_lines
+
+    original = read_run(TREC_EVAL / "results.test")
+    lines = [f"{qid}\t{doc}\t{rank}" for qid in original.ranking for rank, doc in enumerate(original.doc_ids(qid), 1)]
+    copy = tmp_path / "copy.run"
+    copy.write_text("\n".join(lines) + "\n")
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        read = read_run(copy)
+    assert [str(w.message) for w in said] == [f"{copy}: read as 'qid docid rank' lines (MS MARCO, pyserini --output-format "
+                                              "msmarco): each document's score is minus its rank"]
+    assert {q: read.doc_ids(q) for q in read.ranking} == {q: original.doc_ids(q) for q in original.ranking}
+    assert read.ranking["301"][0][1] == -1.0 and read.tag == "copy"
+    qrels = read_qrels(TREC_EVAL / "qrels.test")
+    assert evaluate(read, qrels).means == evaluate(original, qrels).means
+    assert evaluate(_read_run_lines(copy, msmarco=True), qrels).means == evaluate(original, qrels).means
+    copy.write_text("1\td1\t1\n1\td2\t2\textra\n")
+    with pytest.raises(IrfairInputError, match=r"copy\.run:2: expected 3 columns 'qid doc_id rank', found 4"):
+        read_run(copy)

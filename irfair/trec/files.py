@@ -8,6 +8,7 @@ rank column is validated but not used, as trec_eval ignores it too.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..atomic import write_text
 from ..compression import plain_name
-from ..errors import IrfairInputError
+from ..errors import IrfairInputError, IrfairWarning
 from .lines import iter_lines
 from .topics import Topic
 
@@ -221,14 +222,35 @@ def read_run(path: str | Path, name: str | None = None, max_depth: int | None = 
     order and drops the rest before anything else, so a document listed twice is an error only when both
     lines are kept (as in trec_eval). Well-formed files are parsed into arrays at C speed (:mod:`.columns`);
     any other file is read line by line, which names the line at fault."""
-    fast = _read_run_columns(path, name, max_depth)
-    return fast if fast is not None else _read_run_lines(path, name, max_depth)
+    msmarco = _is_msmarco_run(path)
+    if msmarco:
+        warnings.warn(IrfairWarning(f"{path}: read as 'qid docid rank' lines (MS MARCO, pyserini --output-format msmarco): "
+                                    "each document's score is minus its rank"), stacklevel=2)
+    fast = _read_run_columns(path, name, max_depth, msmarco)
+    return fast if fast is not None else _read_run_lines(path, name, max_depth, msmarco)
 
 
 _RUN_COLUMNS = ("qid", "q0", "doc_id", "rank", "score", "tag")
+_MSMARCO_COLUMNS = ("qid", "doc_id", "rank")
 
 
-def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None = None) -> Run | None:
+def _is_msmarco_run(path: str | Path) -> bool:
+    """Whether the run file ``path`` holds ``qid docid rank`` lines (MS MARCO's and pyserini's msmarco format): its
+    first line that is neither blank nor a comment has three fields, the last an integer. Told for regular files
+    only (a pipe can be read once: it is read as a TREC run)."""
+    if not Path(path).is_file():
+        return False
+    try:
+        for line in iter_lines(path, "run"):
+            fields = line.split()
+            if fields and not fields[0].startswith("#"):
+                return len(fields) == 3 and fields[2].lstrip("+-").isdigit()
+    except IrfairInputError:
+        return False  # the reader says what is wrong
+    return False
+
+
+def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None = None, msmarco: bool = False) -> Run | None:
     """The run in trec_eval's order, sorted and checked by Arrow; None when the line reader must decide."""
     import numpy as np
     import pyarrow as pa
@@ -236,12 +258,15 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
 
     from .columns import arrow_indices, numbers, read_columns
 
-    read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"},
-                        unique=("qid", "doc_id") if max_depth is None else None)  # a document twice is an error
+    unique = ("qid", "doc_id") if max_depth is None else None  # a document twice is an error
+    if msmarco:
+        read = read_columns(path, _MSMARCO_COLUMNS, {"rank": "int64"}, unique=unique)
+    else:
+        read = read_columns(path, _RUN_COLUMNS, {"rank": "int64", "score": "float64"}, unique=unique)
     if read is None:
         return None
     table, line_numbers = read
-    scores = table.column("score")
+    scores = pc.negate(pc.cast(table.column("rank"), pa.float64())) if msmarco else table.column("score")
     if not pc.all(pc.is_finite(scores)).as_py() or pc.any(pc.starts_with(table.column("qid"), "#")).as_py():
         return None  # comment lines: the line reader skips them
     queries = pc.dictionary_encode(table.column("qid")).combine_chunks()  # codes in order of first appearance
@@ -263,7 +288,7 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     if any(len(set(doc_list[start:end])) < end - start for start, end in bounds.values()):
         return None  # a document retrieved twice for a query: the line reader names both lines
     ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds, doc_list)
-    tag = table.column("tag")[-1].as_py()
+    tag = run_name(path) if msmarco else table.column("tag")[-1].as_py()
     lines = line_numbers[order]
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
@@ -290,12 +315,23 @@ def _listed_order(codes: np.ndarray, scores: np.ndarray, docs) -> np.ndarray | N
     return order
 
 
-def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
+def _run_rows(path: str | Path, msmarco: bool) -> Iterator[tuple[int, list[str]]]:
+    """``(line, [qid, Q0, doc_id, rank, score, tag])`` of a run file: a ``qid docid rank`` line given the score minus
+    its rank (as text, so that the TREC checks read it) and the file's name as tag."""
+    if not msmarco:
+        yield from _rows(path, "run", "qid Q0 doc_id rank score tag", trailing=True, comment="blank")
+        return
+    tag = run_name(path)
+    for lineno, (qid, doc_id, rank_text) in _rows(path, "run", "qid doc_id rank", comment="blank"):
+        score = str(-int(rank_text)) if rank_text.lstrip("+-").isdigit() else "0"  # a bad rank is said by the rank check
+        yield lineno, [qid, "Q0", doc_id, rank_text, score, tag]
+
+
+def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | None = None, msmarco: bool = False) -> Run:
     listed: dict[str, list[tuple[str, float, int]]] = {}
     first_line: dict[tuple[str, str], int] = {}
     tag = None
-    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _rows(path, "run", "qid Q0 doc_id rank score tag",
-                                                                            trailing=True, comment="blank"):
+    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _run_rows(path, msmarco):
         try:
             int(rank_text)
         except ValueError:
