@@ -200,3 +200,18 @@ def test_bootstrap_0_still_shows_delta_gsr(time_run, tmp_path, capsys):
     assert row["delta_gsr"] == f"{saved['tfidf']['gsr'] - saved['perfect']['gsr']:+.4f}" == "-0.0226"
     assert (row["gsr_ci95"], row["delta_gsr_ci95"], row["delta_gsr_p"], row["p_adjusted"]) == ("n/a",) * 4
     assert saved["tfidf"]["delta_gsr_p"] is None and saved["tfidf"]["delta_gsr_ci_low"] is None
+
+
+@pytest.mark.parametrize(("command", "twice"), [
+    (["audit", "x.run", "--qrels", "q"], ["--embeddings", "w2v-gnews-26k", "--embeddings", "glove-6b-50d"]),
+    (["audit", "x.run", "--qrels", "q"], ["--seed", "1", "--seed", "2"]),
+    (["rank", "--corpus", "c", "--topics", "t", "--out", "o.run"], ["--ranker", "bm25", "--ranker", "qlm"]),
+    (["study", "--corpus", "c", "--topics", "t", "--qrels", "q", "--out", "o"], ["--depth", "10", "--depth", "20"]),
+])
+def test_a_single_valued_option_given_twice_is_an_error(capsys, command, twice):
+    """argparse keeps the last value in silence: --embeddings a --embeddings b audited with b alone. Every
+    single-valued option of every command now refuses a second value, before any input is read."""
+    with pytest.raises(SystemExit) as stopped:
+        main([*command, *twice])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and f"argument {twice[0]}: given twice (" in err and err.count("\n") == 1

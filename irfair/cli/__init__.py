@@ -93,6 +93,29 @@ def _command(name: str):
     return importlib.import_module(f"{__name__}.{name}")
 
 
+class _Once(argparse._StoreAction):
+    """A single-valued option that refuses to be given twice (argparse keeps the last value in silence, so that
+    ``--embeddings a --embeddings b`` audited with b only)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = namespace.__dict__.setdefault("_given_once", {})
+        if self.dest in given:
+            parser.error(f"argument {'/'.join(self.option_strings)}: given twice ({given[self.dest]!r}, then {values!r}); "
+                         "give it once")
+        given[self.dest] = values
+        super().__call__(parser, namespace, values, option_string)
+
+
+def _once(parser: argparse.ArgumentParser) -> None:
+    """Make every single-valued option of ``parser`` and its subparsers refuse a second value (:class:`_Once`)."""
+    for action in parser._actions:
+        if type(action) is argparse._StoreAction and action.option_strings:
+            action.__class__ = _Once
+        elif isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _once(sub)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``irfair`` parser with one subparser per command of :data:`COMMANDS`."""
     parser = Parser(prog="irfair", description="Audit search engines and classifiers for gender bias.",
@@ -105,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents = [shared, parallel] if getattr(module, "PARALLEL", False) else [shared]
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP, epilog=getattr(module, "EXAMPLE", None),
                                         formatter_class=options.HelpFormatter, parents=parents))
+    _once(parser)
     return parser
 
 
