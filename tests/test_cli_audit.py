@@ -10,6 +10,7 @@ from helpers import TREC_EVAL
 
 from irfair.cli import main
 from irfair.cli.audit import measure_names
+from irfair.errors import IrfairInputError
 
 # TREC 2004 Robust titles of topics 301-303 (trec_eval's qrels.test judges these three topics)
 TITLES = {"301": "International Organized Crime", "302": "Poliomyelitis and Post-Polio", "303": "Hubble Telescope Achievements"}
@@ -174,3 +175,27 @@ def test_a_repeated_audit_writes_the_same_files(collection, capsys, tmp_path):
     manifest = json.loads((tmp_path / "out" / ".irfair-outputs.json").read_text())["files"]
     table = (tmp_path / "out" / "table.txt").read_bytes()
     assert sorted(manifest) == written and manifest["table.txt"] == hashlib.sha256(table).hexdigest()
+
+
+def test_python_takes_the_command_lines_names_and_saves_what_it_writes(collection, capsys, tmp_path):
+    """irfair.audit(..., bootstrap=, permutations=) as `irfair audit --bootstrap --permutations`, and result.save(folder)
+    writing the CLI's files: the same names, the same bytes apart from what records the call (audit.json's
+    provenance: creation time and command line; report.html repeats them)."""
+    import irfair
+
+    out = tmp_path / "cli"
+    args = [a for a in _audit(collection, "results.test", "--out", str(out)) if a not in ("--bootstrap", "0")]
+    assert main([*args, "--bootstrap", "50", "--permutations", "500"]) == 0
+    capsys.readouterr()
+    result = irfair.audit(str(TREC_EVAL / "results.test"), str(TREC_EVAL / "qrels.test"), str(collection / "topics.tsv"),
+                          str(collection / "docs.jsonl"), "w2v-gnews-26k", bootstrap=50, permutations=500, random_baseline=False,
+                          cache_dir=False)
+    assert (result.inference.n_bootstrap, result.inference.n_permutations) == (50, 500)
+    result.save(tmp_path / "api")
+    cli, api = ({p.name: p.read_bytes() for p in folder.iterdir()} for folder in (out, tmp_path / "api"))
+    assert sorted(cli) == sorted(api) and len(cli) >= 9
+    for name in cli:
+        if name not in ("audit.json", "report.html", ".irfair-outputs.json"):
+            assert cli[name] == api[name], name
+    with pytest.raises(IrfairInputError, match="bootstrap= and n_bootstrap= name one setting"):
+        irfair.audit("a.run", "q", "t", "c", bootstrap=1, n_bootstrap=2)

@@ -7,7 +7,11 @@ import sys
 import types
 
 from .core import audit
+from .report import save_audit
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit
+
+# result.save(folder) writes what `irfair audit --out folder` writes (the report module sits above the result's)
+AuditResult.save = save_audit
 
 __all__ = ["PERFECT", "RANDOM", "AuditResult", "SystemAudit", "audit"]
 

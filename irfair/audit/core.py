@@ -78,6 +78,25 @@ def _joins_background_work(function):
     return joining
 
 
+# the command line's names of audit()'s settings (--bootstrap, --permutations), accepted beside the Python names
+CLI_NAMES = {"bootstrap": "n_bootstrap", "permutations": "n_permutations"}
+
+
+def _cli_names(function):
+    """``function`` that also takes the command line's names of its settings (:data:`CLI_NAMES`):
+    ``audit(..., bootstrap=100, permutations=1000)`` as ``irfair audit --bootstrap 100 --permutations 1000``."""
+    @functools.wraps(function)
+    def named(*args, **kwargs):
+        for cli, python in CLI_NAMES.items():
+            if cli in kwargs:
+                if python in kwargs:
+                    raise IrfairInputError(None, None, f"{cli}= and {python}= name one setting: give one of them")
+                kwargs[python] = kwargs.pop(cli)
+        return function(*args, **kwargs)
+    return named
+
+
+@_cli_names
 @_joins_background_work
 def audit(
     runs,
@@ -132,7 +151,8 @@ def audit(
     as non-relevant in the effectiveness measures: it is counted (``counts["run_documents_not_in_corpus"]``) and reported in
     ``warnings`` (kind ``documents_not_in_corpus``, per-run counts), or raised as an error with ``strict=True`` (``--strict``).
 
-    Differences (:mod:`.comparisons`): ``n_bootstrap`` resamples for every CI, ``n_permutations`` for the paired
+    Differences (:mod:`.comparisons`): ``n_bootstrap`` (or ``bootstrap``, the command line's name) resamples for
+    every CI, ``n_permutations`` (or ``permutations``) for the paired
     randomization tests, both from ``seed``; p-values corrected by ``correction`` (holm, bonferroni, bh, none)
     over the pairs of each measure; ``alpha`` the level :meth:`AuditResult.check` and the reports use;
     ``baseline``: compare each system with this one only (default: every pair).
