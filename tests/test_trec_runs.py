@@ -295,3 +295,25 @@ def test_a_qid_docid_rank_run_reads_as_its_trec_original(tmp_path):
     copy.write_text("1\td1\t1\n1\td2\t2\textra\n")
     with pytest.raises(IrfairInputError, match=r"copy\.run:2: expected 3 columns 'qid doc_id rank', found 4"):
         read_run(copy)
+
+
+@pytest.mark.parametrize(("reader", "text", "hint"), [
+    ("run", "qid Q0 docid rank score tag\n1 Q0 d1 1 2.0 x\n", "it looks like a header line naming the columns: remove it"),
+    ("run", "1 0 d1 1\n1 0 d2 0\n", "it looks like a qrels line 'qid iter doc_id grade': were the run and --qrels swapped?"),
+    ("qrels", "1 Q0 d1 1 2.0 x\n", "it looks like a run line 'qid Q0 doc_id rank score tag': were --qrels and the run swapped?"),
+    ("qrels", "query_id iteration docno relevance\n1 0 d1 1\n", "it looks like a header line naming the columns: remove it"),
+])
+def test_a_line_that_cannot_be_read_says_what_it_looks_like(tmp_path, reader, text, hint):
+    """A header line, or the run and the qrels given the other way round: the one line names the line and adds what
+    it looks like (a line that looks like nothing known gets no guess)."""
+    from irfair.trec import read_qrels
+
+    path = tmp_path / f"file.{reader}"
+    path.write_text(text)
+    with pytest.raises(IrfairInputError) as error:
+        (read_run if reader == "run" else read_qrels)(path)
+    assert str(error.value).startswith(f"{path}:1: ") and str(error.value).endswith(f"; {hint}")
+    path.write_text("1 Q0 d1 one 2.0 x\n" if reader == "run" else "1 0 d1 yes\n")
+    with pytest.raises(IrfairInputError) as error:
+        (read_run if reader == "run" else read_qrels)(path)
+    assert "looks like" not in str(error.value)

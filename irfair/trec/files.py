@@ -149,14 +149,34 @@ def _rows(path: str | Path, what: str, columns: str, trailing: bool = False, com
     ``trailing``, any text after them, which is dropped). ``comment``: ``"first"`` skips a line whose first
     character is '#' (trec_eval 10's qrels), ``"blank"`` one whose first non-blank character is (its runs)."""
     expected = len(columns.split())
+    first = True
     for lineno, line in enumerate(iter_lines(path, what), start=1):
         if comment == "first" and line.startswith("#") or comment == "blank" and line.lstrip().startswith("#"):
             continue
         parts = line.split()
         if parts and (len(parts) < expected if trailing else len(parts) != expected):
-            raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}")
+            raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}"
+                                                 + line_hint(what, parts, first))
         if parts:
+            first = False
             yield lineno, parts[:expected]
+
+
+# words that name the columns of a TREC file, or of a pandas/CSV export of one (any case)
+_HEADER_WORDS = frozenset({"qid", "query", "query_id", "queryid", "topic", "q0", "iter", "iteration", "docid", "doc_id", "docno",
+                           "document", "pid", "rank", "score", "tag", "run", "runid", "grade", "rel", "relevance", "label"})
+
+
+def line_hint(what: str, parts: Sequence[str], first: bool) -> str:
+    """`` (…)`` saying what a line that cannot be read looks like, when it looks like something a user would recognise:
+    a header line (at the top of the file), the other kind of file (run and qrels swapped); else ``''``."""
+    if first and sum(part.lower() in _HEADER_WORDS for part in parts) >= 2:
+        return "; it looks like a header line naming the columns: remove it"
+    if what == "run" and len(parts) == 4 and parts[3].lstrip("-").isdigit():
+        return "; it looks like a qrels line 'qid iter doc_id grade': were the run and --qrels swapped?"
+    if what == "qrels" and len(parts) >= 6 and parts[1].upper() == "Q0":
+        return "; it looks like a run line 'qid Q0 doc_id rank score tag': were --qrels and the run swapped?"
+    return ""
 
 
 def read_qrels(path: str | Path) -> Qrels:
@@ -200,11 +220,13 @@ def _read_qrels_columns(path: str | Path) -> Qrels | None:
 
 def _read_qrels_lines(path: str | Path) -> Qrels:
     qrels: Qrels = {}
-    for lineno, (qid, _, doc_id, grade_text) in _rows(path, "qrels", "qid iter doc_id grade", comment="first"):
+    for lineno, fields in _rows(path, "qrels", "qid iter doc_id grade", comment="first"):
+        qid, _, doc_id, grade_text = fields
         try:
             grade = int(grade_text)
         except ValueError:
-            raise IrfairInputError(path, lineno, f"relevance grade must be an integer, found {grade_text!r}") from None
+            raise IrfairInputError(path, lineno, f"relevance grade must be an integer, found {grade_text!r}"
+                                                 + line_hint("qrels", fields, not qrels)) from None
         judged = qrels.setdefault(qid, {})
         if doc_id in judged:
             raise IrfairInputError(path, lineno, f"document {doc_id} judged twice for query {qid}")
@@ -331,15 +353,18 @@ def _read_run_lines(path: str | Path, name: str | None = None, max_depth: int | 
     listed: dict[str, list[tuple[str, float, int]]] = {}
     first_line: dict[tuple[str, str], int] = {}
     tag = None
-    for lineno, (qid, _, doc_id, rank_text, score_text, line_tag) in _run_rows(path, msmarco):
+    for lineno, fields in _run_rows(path, msmarco):
+        qid, _, doc_id, rank_text, score_text, line_tag = fields
         try:
             int(rank_text)
         except ValueError:
-            raise IrfairInputError(path, lineno, f"rank must be an integer, found {rank_text!r}") from None
+            raise IrfairInputError(path, lineno, f"rank must be an integer, found {rank_text!r}"
+                                                 + line_hint("run", fields, not listed)) from None
         try:
             score = float(score_text)
         except ValueError:
-            raise IrfairInputError(path, lineno, f"score must be a number, found {score_text!r}") from None
+            raise IrfairInputError(path, lineno, f"score must be a number, found {score_text!r}"
+                                                 + line_hint("run", fields, not listed)) from None
         if not math.isfinite(score):
             raise IrfairInputError(path, lineno, f"score must be finite, found {score_text!r}")
         if max_depth is None and (qid, doc_id) in first_line:
