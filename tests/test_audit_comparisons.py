@@ -128,3 +128,16 @@ def test_influence_is_the_leave_one_out_change():
     assert found["change_pct"][0] == pytest.approx(100 * (without["6"] - full) / abs(full))
     small = GSRResult("s", NAN, NAN, NAN, NAN, NAN, NAN, 2, 0, {}, table.head(2))
     assert influence(small).empty and math.isnan(small.slope)
+
+
+def test_the_smallest_detectable_difference_by_hand():
+    """Two tests whose 95% CIs are ±0.196 (a standard error of 0.1): under Holm over 2 tests, α' = 0.025 two-sided,
+    (z_0.9875 + z_0.8) × 0.1 = (2.2414 + 0.8416) × 0.1 = 0.3083; without a correction (1.9600 + 0.8416) × 0.1."""
+    from scipy.stats import norm
+
+    from irfair.audit.comparisons import detectable
+
+    z = norm.ppf(0.975)
+    assert detectable([-0.1 * z, -0.1 * z], [0.1 * z, 0.1 * z], 0.05, "holm") == pytest.approx(0.30830, abs=1e-4)
+    assert detectable([-0.1 * z], [0.1 * z], 0.05, "none") == pytest.approx(0.28016, abs=1e-4)
+    assert np.isnan(detectable([float("nan")], [float("nan")], 0.05, "holm"))

@@ -180,6 +180,21 @@ def comparison_records(frame: pd.DataFrame) -> list[dict]:
             for r in frame.itertuples(index=False)]
 
 
+def detectable(ci_low, ci_high, alpha: float, correction: str, power: float = 0.8) -> float:
+    """The difference one family of comparisons could detect with probability ``power``: (z_{1−α'/2} + z_power) times
+    the median standard error of a delta, read from its 95% bootstrap CI (``ci_low``, ``ci_high``: one per test;
+    width / 3.92), α' = α/m under Holm or Bonferroni over the family's m tests (Holm's first step), α otherwise.
+    NaN without a CI."""
+    from scipy.stats import norm
+
+    width = np.asarray(ci_high, dtype=np.float64) - np.asarray(ci_low, dtype=np.float64)
+    se = width[np.isfinite(width)] / (2 * norm.ppf(0.975))
+    if not len(se):
+        return float("nan")
+    level = alpha / len(width) if correction in ("holm", "bonferroni") else alpha
+    return float((norm.ppf(1 - level / 2) + norm.ppf(power)) * np.median(se))
+
+
 def significant(frame: pd.DataFrame, alpha: float | None = None) -> pd.DataFrame:
     """The comparisons that differ: their decision (adjusted p below α, and stably so)."""
     return frame[frame["decision"] == DIFFERS]

@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NOT_COMPARED, UNDECIDED
 from ..numbers import denoised, fixed, settled
-from .comparisons import GSR, significant
+from .comparisons import GSR, detectable, significant
 from .result import AuditResult
 from .summary import ci, fmt
 
@@ -97,6 +97,11 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
                          f"(the smallest p is {2.0 / 2 ** n:.3g} before the correction)")
         else:
             rest = "".join(f"; {d}: {', '.join(group)}" for d, group in groups.items() if group)
+            if not above and not below:  # what "none" can mean with these queries
+                smallest = detectable([a.summary()["delta_gsr_ci_low"] for a in audited],
+                                      [a.summary()["delta_gsr_ci_high"] for a in audited], alpha, inference.correction)
+                rest += (f"; a difference of about {fixed(smallest, 3)} would be found 80% of the time"
+                         if math.isfinite(smallest) else "")
             lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}{rest}")
     gsr_rows = result.comparisons[result.comparisons["measure"] == GSR]
     if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
@@ -108,8 +113,11 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
             tested = gsr_rows[gsr_rows["p"].notna()]
             best = (tested if not tested.empty else gsr_rows).sort_values("p", kind="stable").iloc[0]  # closest by raw p
             none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
+            smallest = detectable(gsr_rows["ci95_low"], gsr_rows["ci95_high"], alpha, inference.correction)  # what "none" means
+            power = (f"; a difference of about {fixed(smallest, 3)} would be found 80% of the time with these "
+                     f"{int(gsr_rows['n_queries'].max())} queries" if math.isfinite(smallest) else "")
             lines.append(f"GSR between systems: {none}{' (' + open_ + ')' if open_ else ''} (closest: {_pair(best, numbers=False)}, "
-                         f"p_adjusted {best['p_adjusted']:.3f})")
+                         f"p_adjusted {best['p_adjusted']:.3f}){power}")
         else:
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
             more = f"; and {len(found) - limit} more" if len(found) > limit else ""
