@@ -110,3 +110,18 @@ def test_the_command_line_offers_what_the_library_does():
     from irfair.measures.resampling import CORRECTIONS as LIBRARY_CORRECTIONS
 
     assert AUDIT_FORMATS == FORMATS and CORRECTIONS == LIBRARY_CORRECTIONS
+
+
+def test_counts_against_a_baseline_say_which_way(result):
+    """With --baseline c the pairs are (system, c): LONG's MAP is significantly above c's (delta +1.0, p 0.02),
+    w2v_si's does not differ (p 0.2): 'MAP 1 above/0 below', on a line that names the baseline."""
+    import copy
+
+    from irfair.audit.comparisons import Inference
+    from irfair.audit.verdict import sentences
+
+    against = copy.copy(result)
+    against.inference = Inference(n_bootstrap=50, n_permutations=99, baseline="c")
+    against.comparisons = result.comparisons[result.comparisons["b"] == "c"]
+    line = next(s for s in sentences(against) if s.startswith("effectiveness"))
+    assert line == "effectiveness, against c (of 2 systems): MAP 1 above/0 below"

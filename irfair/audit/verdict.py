@@ -44,15 +44,20 @@ def higher_than(result: AuditResult, measure: str) -> dict[str, str]:
 
 
 def _counts(result: AuditResult, measures: Sequence[str], short: bool = False) -> str:
-    """``MAP 35, P@10 34``: per measure, the pairs whose adjusted p is below α (``short``: names without @t)."""
+    """``MAP 35, P@10 34``: per measure, the pairs that differ (with ``--baseline``, ``MAP 2 above, 6 below``: the
+    systems above and below the baseline), and those that could not decide (``short``: names without @t)."""
     frame = result.comparisons
+    baseline = result.inference.baseline
     parts = []
     for measure in measures:
         rows = frame[frame["measure"] == measure]
         if not rows.empty:
             open_ = _open_decisions(rows)
-            parts.append(f"{measure.split('@')[0] if short else measure} {int((rows['decision'] == DIFFERS).sum())}"
-                         + (f" ({open_})" if open_ else ""))
+            differ = rows[rows["decision"] == DIFFERS]
+            # against a baseline (pairs are (system, baseline)), which way each difference goes
+            count = (f"{int((differ['delta'] > 0).sum())} above/{int((differ['delta'] < 0).sum())} below" if baseline
+                     else str(len(differ)))
+            parts.append(f"{measure.split('@')[0] if short else measure} {count}" + (f" ({open_})" if open_ else ""))
     return ", ".join(parts)
 
 
@@ -97,7 +102,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
                          f"(the smallest p is {2.0 / 2 ** n:.3g} before the correction)")
         else:
             rest = "".join(f"; {d}: {', '.join(group)}" for d, group in groups.items() if group)
-            if not above and not below:  # what "none" can mean with these queries
+            if not above and not below and not rest:  # what "none" can mean with these queries (each test decided)
                 smallest = detectable([a.summary()["delta_gsr_ci_low"] for a in audited],
                                       [a.summary()["delta_gsr_ci_high"] for a in audited], alpha, inference.correction)
                 rest += (f"; a difference of about {fixed(smallest, 3)} would be found 80% of the time"
@@ -115,7 +120,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
             none = "the 1 pair does not differ" if len(gsr_rows) == 1 else f"none of {len(gsr_rows)} pairs differs"
             smallest = detectable(gsr_rows["ci95_low"], gsr_rows["ci95_high"], alpha, inference.correction)  # what "none" means
             power = (f"; a difference of about {fixed(smallest, 3)} would be found 80% of the time with these "
-                     f"{int(gsr_rows['n_queries'].max())} queries" if math.isfinite(smallest) else "")
+                     f"{int(gsr_rows['n_queries'].max())} queries" if math.isfinite(smallest) and not open_ else "")
             lines.append(f"GSR between systems: {none}{' (' + open_ + ')' if open_ else ''} (closest: {_pair(best, numbers=False)}, "
                          f"p_adjusted {best['p_adjusted']:.3f}){power}")
         else:
@@ -125,7 +130,9 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
         heads = [c for m in (result.bias.measures if result.bias else ()) if m.per_query is not None for c in m.headlines]
         for label, part in (("effectiveness", _counts(result, list(result.measures))), (BIAS_LABEL, _counts(result, heads, short=True))):
             if part:
-                lines.append(f"{label}, pairs differing (of {len(gsr_rows)}): {part}")
+                against = f"against {inference.baseline} (of {len(gsr_rows)} systems)" if inference.baseline else \
+                    f"pairs differing (of {len(gsr_rows)})"
+                lines.append(f"{label}, {against}: {part}")
     moved = _most_influential(result)
     if moved:
         lines.append(moved)
