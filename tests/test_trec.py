@@ -390,3 +390,18 @@ def test_max_depth_drops_documents_before_duplicates_are_checked(tmp_path):
     run = read_run(path, max_depth=2)
     assert run.ranking == {"1": [("a", 3.0), ("b", 2.0)], "2": [("c", 1.0)]} and run.line_of["1", "a"] == 1
     assert read_run(path, max_depth=1).ranking == {"1": [("a", 3.0)], "2": [("c", 1.0)]}
+
+
+def test_csv_topics_with_a_header(tmp_path):
+    """A CSV export of topics (pandas' to_csv, ir_datasets' queries): the header says which it is; quoted queries
+    keep their commas; the header is said in one warning that counts the topics; a row without a query is one line."""
+    from irfair.errors import IrfairWarning
+
+    path = tmp_path / "topics.csv"
+    path.write_text('query_id,text\n1,nurse shortage\n2,"firefighters, training"\n')
+    with pytest.warns(IrfairWarning, match=r"topics\.csv: line 1 \('query_id,text'\) read as the header of CSV topics: 2 topics"):
+        topics = read_topics(path)
+    assert {q: t.title for q, t in topics.items()} == {"1": "nurse shortage", "2": "firefighters, training"}
+    path.write_text("qid,query\n1,nurse\n2\n")
+    with pytest.raises(IrfairInputError, match=r"topics\.csv:3: expected 'qid,query' CSV rows under the header 'qid,query'"):
+        read_topics(path)

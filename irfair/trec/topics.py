@@ -51,6 +51,9 @@ def read_topics(path: str | Path) -> dict[str, Topic]:
     """
     lines = read_lines(path, "topics")
     if not any(_TOP_LINE.match(line) for line in lines):  # by structure: a line that opens a <top> block
+        first = next((line for line in lines if line.strip()), "")
+        if "\t" not in first and first.partition(",")[0].strip().strip('"').lower() in QID_HEADERS and "," in first:
+            return _read_csv_topics(path, lines)  # a CSV export with its header: qid,query (pandas, ir_datasets)
         return _read_tsv_topics(path, lines)
     topics: dict[str, Topic] = {}
     fields: dict[str, list[str]] | None = None
@@ -147,6 +150,28 @@ def _read_tsv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
                  f"{len(headers)} lines ({', '.join(str(i + 1) for i in headers[:5])}{', ...' if len(headers) > 5 else ''}; "
                  f"{names!r}) read as header lines, not topics")
         warnings.warn(IrfairWarning(f"{path}: {where}: {len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=2)
+    return topics
+
+
+def _read_csv_topics(path: str | Path, lines: list[str]) -> dict[str, Topic]:
+    """``qid,query`` CSV rows (quoted fields as CSV quotes them) under a header naming the columns (skipped, said in
+    one warning with the count); the query is the second column."""
+    import csv
+
+    topics: dict[str, Topic] = {}
+    numbered = [(lineno, line) for lineno, line in enumerate(lines, start=1) if line.strip()]
+    header = numbered[0]
+    for (lineno, _), row in zip(numbered[1:], csv.reader(line for _, line in numbered[1:])):
+        if len(row) < 2 or not row[0].strip():
+            raise IrfairInputError(path, lineno, f"expected 'qid,query' CSV rows under the header {header[1].strip()!r}")
+        qid = row[0].strip()
+        if qid in topics:
+            raise IrfairInputError(path, lineno, f"topic {qid} appears twice")
+        topics[qid] = Topic(qid=qid, title=" ".join(row[1].split()))
+    if not topics:
+        raise IrfairInputError(path, None, f"no topics: only the header line {header[1].strip()!r}; expected 'qid,query' rows below it")
+    warnings.warn(IrfairWarning(f"{path}: line {header[0]} ({header[1].strip()!r}) read as the header of CSV topics: "
+                                f"{len(topics)} topic{'' if len(topics) == 1 else 's'}"), stacklevel=3)
     return topics
 
 
