@@ -30,8 +30,10 @@ class TimeInputs:
     vectors: Path
 
     def audit_args(self, run: Path, *extra: str) -> list[str]:
+        """The audit's arguments; ``extra`` may give --bootstrap instead of the 50 used here (an option is given once)."""
+        bootstrap = [] if "--bootstrap" in extra else ["--bootstrap", "50"]
         return ["audit", str(run), "--qrels", str(self.folder / "qrels.time.txt"), "--topics", str(self.folder / "topics.time.txt"),
-                "--corpus", str(self.folder / "time.trec"), "--embeddings", str(self.vectors), "--bootstrap", "50",
+                "--corpus", str(self.folder / "time.trec"), "--embeddings", str(self.vectors), *bootstrap,
                 "--no-plots", "--quiet", *extra]
 
 

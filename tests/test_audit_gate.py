@@ -113,8 +113,10 @@ def two_runs(shared_data, tmp_path_factory):
 
 
 def _args(folder, runs, *extra):
+    """The audit's arguments; ``extra`` may give --permutations instead of the 2000 used here (an option is given once)."""
+    permutations = [] if "--permutations" in extra else ["--permutations", "2000"]
     return ["audit", str(runs / "tfidf.run"), str(runs / "tf.run"), "--qrels", str(folder / "qrels.time.txt"), "--topics",
-            str(folder / "topics.time.txt"), "--corpus", str(folder / "time.trec"), "--bootstrap", "100", "--permutations", "2000",
+            str(folder / "topics.time.txt"), "--corpus", str(folder / "time.trec"), "--bootstrap", "100", *permutations,
             "--no-cache", "--quiet", *extra]
 
 

@@ -22,8 +22,10 @@ def time_run(shared_data, tmp_path_factory):
 
 
 def _audit_args(folder, run, out, *extra):
+    """The audit's arguments; ``extra`` may give --bootstrap instead of the 200 used here (an option is given once)."""
+    bootstrap = [] if "--bootstrap" in extra else ["--bootstrap", "200"]
     return ["audit", str(run), "--qrels", str(folder / "qrels.time.txt"), "--topics", str(folder / "topics.time.txt"),
-            "--corpus", str(folder / "time.trec"), "--out", str(out), "--bootstrap", "200", "--no-cache", *extra]
+            "--corpus", str(folder / "time.trec"), "--out", str(out), *bootstrap, "--no-cache", *extra]
 
 
 def test_audit_command_writes_table_json_csv_and_plots(time_run, tmp_path, capsys):

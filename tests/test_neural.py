@@ -178,11 +178,16 @@ def test_train_command_writes_run_and_log(w2v, tmp_path, capsys):
     assert json.loads((tmp_path / "folds.json").read_text())["folds"][0][:2] == ["1", "4"]
     assert (tmp_path / "drmm.run.log").read_text().startswith("fold\tepoch")
     interpolated = ["--interpolate", "--quiet", "--out", str(tmp_path / "i.run")]
-    assert main(args[:-2] + ["--folds-file", str(tmp_path / "folds.json")] + interpolated) == 0
+    base = args[:-2]
+    at = base.index("--out")
+    base = base[:at] + base[at + 2:]  # an option is given once: this run's --out replaces the first's
+    assert main(base + ["--folds-file", str(tmp_path / "folds.json")] + interpolated) == 0
     assert "drmm fold" not in capsys.readouterr().err  # --quiet
     assert "interpolation weight 0.5" in (tmp_path / "i.run.log").read_text()
     assert read_run(tmp_path / "i.run").tag == "drmm+first-stage_w2v-gnews-26k"
-    assert main(args[:-2] + ["--folds", "2"]) == 2
+    two_folds = list(args[:-2])
+    two_folds[two_folds.index("--folds") + 1] = "2"
+    assert main(two_folds) == 2
     assert "at least 3" in capsys.readouterr().err
 
 
