@@ -327,16 +327,17 @@ def _exact_counts(terms: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]
 
 
 def _round_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
-    """The sign flips of one round (round 0: :func:`sign_flips` of ``seed``; later rounds from (seed, round)); kept
-    for the next family of tests when the matrix is small (up to 8 MB each), drawn again otherwise."""
-    if 8 * n * n_permutations <= 8 * 2**20:
-        return _kept_flips(n, n_permutations, seed, round_)
+    """The sign flips of one round (round 0: :func:`sign_flips` of ``seed``; later rounds from (seed, round)). Drawing
+    them is most of a round's cost, and every family of an audit uses the same rounds: up to 1 MB each they are kept
+    (as ±1 bytes) for the next family, larger ones drawn again."""
+    if n * n_permutations <= 2**20:
+        return _kept_flips(n, n_permutations, seed, round_).astype(np.float64)
     return sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
 
 
-@lru_cache(maxsize=8)  # the first rounds, which most families share (at most 64 MB)
+@lru_cache(maxsize=MAX_ROUNDS)  # at most 64 MB
 def _kept_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
-    flips = sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_])
+    flips = sign_flips(n, n_permutations, seed if round_ == 0 else [seed, round_]).astype(np.int8)
     flips.flags.writeable = False
     return flips
 
