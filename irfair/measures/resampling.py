@@ -240,19 +240,10 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
 def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
     """Two-sided p of T = Σ_q terms[:, q] for each row of ``terms`` (shape (k, n)) against T* = Σ_q s_q terms[:, q]
     under the :func:`sign_flips` s (one matrix for all rows): (1 + #{|T*| ≥ |T|}) / (B + 1). NaN when B = 0."""
-    terms = np.atleast_2d(terms)
-    k, n = terms.shape
-    if n_permutations <= 0 or k == 0:
-        return np.full(k, np.nan)
-    flips = sign_flips(n, n_permutations, seed)
-    observed = np.abs(terms.sum(axis=1))
-    threshold = observed - _TIE * np.abs(terms).sum(axis=1)
-    count = np.zeros(k, dtype=np.int64)
-    step = max(1, _MAX_CELLS // n_permutations)
-    for start in range(0, k, step):
-        block = np.abs(flips @ terms[start:start + step].T)
-        count[start:start + step] = (block >= threshold[start:start + step]).sum(axis=0)
-    return (count + 1) / (n_permutations + 1)
+    terms = np.atleast_2d(np.asarray(terms, dtype=np.float64))
+    if n_permutations <= 0 or len(terms) == 0:
+        return np.full(len(terms), np.nan)
+    return (_mc_counts(terms, n_permutations, seed) + 1) / (n_permutations + 1)
 
 
 def adjust_p(p: np.ndarray, method: str = "holm") -> np.ndarray:
