@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from helpers import TREC_EVAL
 
-from irfair.errors import IrfairInputError
+from irfair.errors import IrfairInputError, IrfairWarning
 from irfair.trec import Run, as_runs, read_qrels, read_run, run_from_scores, write_run
 from irfair.trec.files import RankedColumns
 
@@ -293,7 +293,8 @@ def test_a_qid_docid_rank_run_reads_as_its_trec_original(tmp_path):
     assert evaluate(read, qrels).means == evaluate(original, qrels).means
     assert evaluate(_read_run_lines(copy, msmarco=True), qrels).means == evaluate(original, qrels).means
     copy.write_text("1\td1\t1\n1\td2\t2\textra\n")
-    with pytest.raises(IrfairInputError, match=r"copy\.run:2: expected 3 columns 'qid doc_id rank', found 4"):
+    with pytest.raises(IrfairInputError, match=r"copy\.run:2: expected 3 columns 'qid doc_id rank', found 4"), \
+            pytest.warns(IrfairWarning, match="read as 'qid docid rank' lines"):
         read_run(copy)
 
 
