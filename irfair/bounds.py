@@ -90,6 +90,14 @@ def parsed(name: str, text: str) -> int | float:
     return number
 
 
+def physical_memory() -> int:
+    """Bytes of memory this machine has (1 TiB when the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (OSError, ValueError):
+        return 2**40
+
+
 def available_memory() -> int:
     """Bytes this process may still fill: the memory the kernel reports available (MemAvailable), else
     physical memory."""
@@ -100,10 +108,7 @@ def available_memory() -> int:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (OSError, ValueError):
-        return 2**40
+    return physical_memory()
 
 
 def fits_in_memory(what: str, needed: int, advice: str) -> None:

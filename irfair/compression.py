@@ -27,7 +27,8 @@ MAGIC = (("gzip", rb"\x1f\x8b"), ("bzip2", rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)"),
 _PATTERNS = tuple((kind, re.compile(pattern)) for kind, pattern in MAGIC)
 # the usual file endings of each kind (lower case): only to name a file without its ending, never to decide
 SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".z": "compress", ".0z": "compress", ".1z": "compress", ".2z": "compress"}
-_OPENERS: dict[str, Callable[[Path], IO[bytes]]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
+# each takes a path or an open binary file
+_OPENERS: dict[str, Callable[[Path | IO[bytes]], IO[bytes]]] = {"gzip": gzip.open, "bzip2": bz2.open, "xz": lzma.open}
 _DECODERS: dict[str, Callable[[bytes], bytes]] = {"gzip": gzip.decompress, "bzip2": bz2.decompress, "xz": lzma.decompress}
 _HEAD = 10
 
@@ -93,9 +94,6 @@ def open_binary(path: str | Path, kind: str) -> IO[bytes]:
     return _OPENERS[kind](Path(path))
 
 
-_FILEOBJ_OPENERS: dict[str, Callable[[IO[bytes]], IO[bytes]]] = {
-    "gzip": lambda raw: gzip.GzipFile(fileobj=raw, mode="rb"), "bzip2": lambda raw: bz2.BZ2File(raw, "rb"),
-    "xz": lambda raw: lzma.LZMAFile(raw, "rb")}
 BLOCK = 16 * 2**20  # bytes a streaming reader holds at a time
 
 
@@ -115,7 +113,7 @@ def line_blocks(path: str | Path, what: str = "file", block: int = BLOCK) -> Ite
             kind = sniff(raw.peek(_HEAD)[:_HEAD])
             if kind == "compress":
                 raise _refuse_compress(path, what)
-            stream = _FILEOBJ_OPENERS[kind](raw) if kind else raw
+            stream = _OPENERS[kind](raw) if kind else raw
             pending = b""
             while True:
                 chunk = stream.read(block)

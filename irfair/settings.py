@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bounds import physical_memory
 from .errors import IrfairInputError
 
 _ADDRESS_SCHEMES = ("tcp://", "tls://", "inproc://", "ucx://")
@@ -45,13 +46,6 @@ _HEAP_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40}
 MIN_JAVA_HEAP = 64 * 2**20  # below this Anserini cannot index or search even a small collection
 
 
-def _physical_memory() -> int:
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (OSError, ValueError):
-        return 2**40
-
-
 def _heap(text: str) -> str:
     """A Java heap size as ``-Xmx`` reads it (digits, then k, m, g or t in either case; no unit: bytes), between
     :data:`MIN_JAVA_HEAP` and this machine's physical memory."""
@@ -59,7 +53,7 @@ def _heap(text: str) -> str:
     if not match:
         raise ValueError(text)
     size = int(match.group(1)) * _HEAP_UNITS[match.group(2).lower()]
-    if not MIN_JAVA_HEAP <= size <= _physical_memory():
+    if not MIN_JAVA_HEAP <= size <= physical_memory():
         raise ValueError(text)
     return text.strip()
 
@@ -89,7 +83,7 @@ SETTINGS = {
                 _scheduler),
         Setting("cache_dir", "IRFAIR_CACHE", "--cache-dir", "a folder path", _folder_path),
         Setting("java_heap", "IRFAIR_JAVA_HEAP", None,
-                f"a Java heap size such as 2g or 4096m, from 64m to this machine's memory ({_physical_memory() // 2**20}m)", _heap),
+                f"a Java heap size such as 2g or 4096m, from 64m to this machine's memory ({physical_memory() // 2**20}m)", _heap),
         Setting("java_verbose", "IRFAIR_JAVA_VERBOSE", "-v", "0 or 1", _flag),
     )
 }

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..measures.resampling import FAMILY_WISE
 from .ties import TieReport
 
 MIN_QUERIES = 20
@@ -127,8 +128,6 @@ def few_systems(evidence: Evidence) -> AuditWarning | None:
                         "never reaches p < 0.05", {"n_systems": evidence.n_systems, "min_systems": MIN_AGREEMENT_SYSTEMS})
 
 
-# corrections whose smallest adjusted p-value over m tests is m times the smallest p-value (BH's and none's: itself)
-FAMILY_WISE = ("holm", "bonferroni")
 
 
 def few_permutations(evidence: Evidence) -> AuditWarning | None:

@@ -23,6 +23,7 @@ from ..errors import IrfairInputError
 from ..measures.resampling import (
     CORRECTIONS,
     DIFFERS,
+    FAMILY_WISE,
     TEST_NAME,
     Decisions,
     PairedTests,
@@ -191,7 +192,7 @@ def detectable(ci_low, ci_high, alpha: float, correction: str, power: float = 0.
     se = width[np.isfinite(width)] / (2 * norm.ppf(0.975))
     if not len(se):
         return float("nan")
-    level = alpha / len(width) if correction in ("holm", "bonferroni") else alpha
+    level = alpha / len(width) if correction in FAMILY_WISE else alpha
     return float((norm.ppf(1 - level / 2) + norm.ppf(power)) * np.median(se))
 
 

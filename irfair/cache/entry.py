@@ -86,28 +86,31 @@ def is_build_folder(path: Path) -> bool:
         return False
 
 
-def names_itself(folder: Path, entry_name: str) -> bool:
-    """Whether ``folder`` holds a readable manifest whose kind and inputs give ``entry_name``'s 16 digits (the proof
-    that an entry, an entry moved aside or a build killed after writing its manifest is irfair's)."""
+def _proving_manifest(folder: Path, entry_name: str) -> Manifest | None:
+    """The manifest of ``folder`` when it is a readable file (no link) whose kind and inputs give ``entry_name``'s 16
+    digits — the proof that an entry, an entry moved aside or a build killed after writing its manifest is irfair's;
+    None otherwise."""
     manifest = folder / MANIFEST
     try:
         if folder.is_symlink() or not folder.is_dir() or manifest.is_symlink() or not manifest.is_file():
-            return False
+            return None
         read = Manifest.from_json(manifest.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, EntryDamaged):
-        return False
-    return entry_name.endswith("-" + key_digest(read.kind, read.key))
+        return None
+    return read if entry_name.endswith("-" + key_digest(read.kind, read.key)) else None
+
+
+def names_itself(folder: Path, entry_name: str) -> bool:
+    """Whether ``folder`` holds a manifest that proves it irfair's entry ``entry_name`` (:func:`_proving_manifest`)."""
+    return _proving_manifest(folder, entry_name) is not None
 
 
 def _proven_files(folder: Path, entry_name: str) -> list[str]:
     """The files of ``folder`` (an entry moved aside) that irfair can prove it wrote: those its manifest lists
     with their size and SHA-256, when the manifest names the inputs ``entry_name`` is derived from (its digest
     is the name's ending), then the manifest itself; [] when there is no such manifest."""
-    try:
-        manifest = Manifest.from_json((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, EntryDamaged):
-        return []
-    if not entry_name.endswith("-" + key_digest(manifest.kind, manifest.key)):
+    manifest = _proving_manifest(folder, entry_name)
+    if manifest is None:
         return []
     proven = []
     for rel, (size, digest) in sorted(manifest.files.items()):

@@ -28,6 +28,12 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+def value_digest(value: object) -> str:
+    """16 hex digits of a JSON-able value (keys sorted; anything else as its text): what a cache key records of an
+    input too large to hold itself (queries, qrels, pairs)."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 def key_digest(kind: str, key: Mapping[str, object]) -> str:
     """16 hex digits naming an entry of ``kind`` built from ``key``."""
     text = json.dumps({"kind": kind, **key}, sort_keys=True, separators=(",", ":"))

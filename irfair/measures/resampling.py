@@ -30,6 +30,8 @@ import numpy as np
 from ..errors import IrfairInputError
 
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
+# the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
+FAMILY_WISE = ("holm", "bonferroni")
 TEST_NAME = "paired randomization"
 # statistics whose |T*| is within this share of Σ|terms| of |T| count as ties (floating-point sums in another order)
 _TIE = 1e-9
@@ -401,7 +403,7 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     # the smallest p each test can give (exact: the identity and its mirror, 2 of 2^n; MC: 1 / (1 + most flips)),
     # corrected as if it were the smallest of the family (Holm and Bonferroni multiply it by m, BH and none keep it)
     floor = np.where(exact, 2.0 / np.maximum(totals, 1), 1.0 / (1.0 + MAX_ROUNDS * n_permutations))
-    best = np.minimum(1.0, floor * (int(usable.sum()) if correction in ("holm", "bonferroni") else 1))
+    best = np.minimum(1.0, floor * (int(usable.sum()) if correction in FAMILY_WISE else 1))
     decision[usable] = np.where(adjusted[usable] < alpha, DIFFERS, NO_DIFFERENCE)
     decision[unstable()] = UNDECIDED
     decision[usable & (best >= alpha) & (sizes > 0)] = CANNOT_DIFFER

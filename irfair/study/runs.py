@@ -8,22 +8,17 @@ otherwise it is rebuilt (a damaged one is reported on stderr).
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ..cache import CacheDir, report
 from ..cache.files import MISSING, file_status, write_file_entry
 from ..cache.manifest import file_digest
+from ..cache.manifest import value_digest as _digest
 from ..corpus import Corpus, TermStore
 from ..rankers import NEURAL, make_ranker
 from ..trec import Qrels, Topic, read_run, write_run
 from .plan import CANDIDATE_RANKER, StudyConfig, SystemSpec
-
-
-def _digest(value: object) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 def _embeddings_key(embeddings: str | None) -> object:

@@ -168,7 +168,7 @@ _HEADER_WORDS = frozenset({"qid", "query", "query_id", "queryid", "topic", "q0",
 
 
 def line_hint(what: str, parts: Sequence[str], first: bool) -> str:
-    """`` (…)`` saying what a line that cannot be read looks like, when it looks like something a user would recognise:
+    """``; it looks like …`` saying what a line that cannot be read looks like, when it is something a user would know:
     a header line (at the top of the file), the other kind of file (run and qrels swapped); else ``''``."""
     if first and sum(part.lower() in _HEADER_WORDS for part in parts) >= 2:
         return "; it looks like a header line naming the columns: remove it"

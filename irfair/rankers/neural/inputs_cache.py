@@ -4,14 +4,13 @@ every entry (:mod:`irfair.cache.entry`). A second training on the same collectio
 histogram (DRMM's inputs took 4 s on Vaswani and 10 s on TIME, rebuilt for every seed and call before)."""
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ...cache import CacheDir, CacheEntry, EntryDamaged, Manifest, resolve_cache_dir
+from ...cache.manifest import value_digest as _digest
 from ...corpus.base import Corpus
 from ...embeddings import Embeddings
 from .features import DEFAULT_BINS
@@ -19,10 +18,6 @@ from .inputs import PairInputs
 
 INPUTS_VERSION = 1  # raise when the arrays of PairInputs.build change for the same inputs
 PAIRS_FILE = "pairs.tsv"
-
-
-def _digest(value) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:32]
 
 
 def inputs_key(model: str, embeddings: Embeddings, corpus: Corpus, stopwords, query_tokens: Mapping[str, list[str]],
