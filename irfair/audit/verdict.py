@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NOT_COMPARED, UNDECIDED
-from ..numbers import denoised, fixed, settled
+from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
+from ..numbers import counted, denoised, fixed, settled
 from .comparisons import GSR, detectable, significant
 from .result import AuditResult
 from .summary import ci, fmt
@@ -84,7 +84,8 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     # the queries the audited systems' GSR rests on (the perfect run's when no system is audited)
     n_queries = max((a.gsr.n_queries for a in audited), default=result.perfect.gsr.n_queries)
     field = "" if result.query_field == "title" else f", query field {result.query_field}"
-    lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {n_queries} queries, {result.embeddings}, "
+    lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {counted(n_queries, 'query', 'queries')}, "
+             f"{result.embeddings}, "
              f"depth {result.depth}{field}, {inference.correction} correction, alpha {alpha:g}"]
     above = [a for a in audited if _significant_delta(a) and a.summary()["delta_gsr"] > 0]
     below = [a for a in audited if _significant_delta(a) and a.summary()["delta_gsr"] < 0]
@@ -114,6 +115,8 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
         open_ = _open_decisions(gsr_rows)
         if found.empty and (gsr_rows["decision"] == CANNOT_DIFFER).all():
             lines.append(f"GSR between systems: no pair can differ with these queries and permutations ({_floor_note(gsr_rows)})")
+        elif found.empty and not (gsr_rows["decision"] == NO_DIFFERENCE).any():  # nothing decided either way
+            lines.append(f"GSR between systems: no pair could be compared or decided ({open_})")
         elif found.empty:
             tested = gsr_rows[gsr_rows["p"].notna()]
             best = (tested if not tested.empty else gsr_rows).sort_values("p", kind="stable").iloc[0]  # closest by raw p
