@@ -79,7 +79,7 @@ def test_baseline_pairs_and_json_records():
     assert list(zip(frame["a"], frame["b"])) == [("b", "a"), ("c", "a")] * 2
     records = comparison_records(frame)
     assert all(list(r) == ["a", "b", "measure", "test", "delta", "ci95", "p", "p_adjusted", "n_queries", "p_se", "n_permutations",
-                           "decision"] for r in records)
+                           "decision", "wins", "ties", "losses"] for r in records)
     assert records[0]["ci95"] == [frame["ci95_low"][0], frame["ci95_high"][0]] and records[0]["test"] == "paired randomization"
     empty = pairwise(values(), ["a"], Inference())
     assert empty.empty and tuple(empty.columns) == COMPARISON_COLUMNS
@@ -90,7 +90,7 @@ def test_baseline_pairs_and_json_records():
 def test_reference_row_and_settings():
     tests = compare_to_reference(values(), ["a", "b"], "perfect", Inference(n_bootstrap=100, n_permutations=999))
     assert tests.delta.tolist() == pytest.approx([1.0 - slope(GSR_VALUES[0]), -1.0 - slope(GSR_VALUES[0])])
-    assert Inference().to_dict() == {"test": "paired randomization", "ci": "paired percentile bootstrap over queries",
+    assert Inference().to_dict() == {"test": "paired randomization", "ci": "paired expanded BCa bootstrap over queries",
                                      "n_bootstrap": 1000, "n_permutations": 10_000, "seed": 0, "correction": "holm", "alpha": 0.05,
                                      "baseline": None}
     for bad, message in [({"correction": "sidak"}, "correction must be one of"),

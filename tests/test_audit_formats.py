@@ -75,7 +75,8 @@ def test_markdown(result):
 def test_latex(result):
     text = render(result, "latex")
     lines = text.splitlines()
-    assert lines[:2] == ["\\begin{table}[t]", "\\centering"] and lines[-3:] == ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    assert lines[0] == "% irfair audit table: needs \\usepackage{booktabs} in the preamble"  # the package its rules need
+    assert lines[1:3] == ["\\begin{table}[t]", "\\centering"] and lines[-3:] == ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
     assert "\\toprule" in lines and lines.count("\\midrule") == 2  # under the header, and between the reference rows and the systems
     caption = next(line for line in lines if line.startswith("\\caption{"))
     assert "$\\alpha = 0.05$" in caption and "99 permutations, Holm correction" in caption and "95\\% bootstrap CI" in caption
@@ -125,3 +126,53 @@ def test_counts_against_a_baseline_say_which_way(result):
     against.comparisons = result.comparisons[result.comparisons["b"] == "c"]
     line = next(s for s in sentences(against) if s.startswith("effectiveness"))
     assert line == "effectiveness, against c (of 2 systems): MAP 1 above/0 below"
+
+
+def test_the_baseline_view_counts_wins_ties_losses_worked_out_by_hand():
+    """A real audit with --baseline c. Per query (6, 7, 8) AP: the long-named system 1, 1, 1 (its relevant document
+    first), w2v_si 0.5, 0.5, 0.5 (second), c 0, 0, 0 (not retrieved): both win on all 3 queries, tie and lose on none;
+    GSR has no W/T/L. 3 queries cannot reach p < 0.05 (smallest exact p 2/8), so nothing is marked."""
+    from helpers import hand_embeddings
+
+    from irfair.audit.baseline_view import against_baseline
+
+    runs = {LONG: {"6": ["d1", "d5"], "7": ["d2", "d4"], "8": ["d6", "d3"]},
+            "w2v_si": {"6": ["d5", "d1"], "7": ["d4", "d2"], "8": ["d3", "d6"]},
+            "c": {"6": ["d3"], "7": ["d1"], "8": ["d2"]}}
+    found = audit(runs, QRELS, TOPICS, DOCS, hand_embeddings(), n_bootstrap=50, n_permutations=99, cache_dir=False, baseline="c")
+    view = against_baseline(found)
+    ap = view[view["measure"] == "MAP"].set_index("system")
+    assert ap.loc[LONG, ["value", "baseline_value", "delta"]].tolist() == pytest.approx([1.0, 0.0, 1.0])
+    assert ap.loc["w2v_si", ["value", "delta"]].tolist() == pytest.approx([0.5, 0.5])
+    assert [ap.loc[s, ["wins", "ties", "losses"]].tolist() for s in (LONG, "w2v_si")] == [[3, 0, 0], [3, 0, 0]]
+    assert set(ap["decision"]) == {"cannot differ"} and set(ap["mark"]) == {""}
+    assert view.loc[view["measure"] == "gsr", "wins"].isna().all()
+    text = render(found)
+    assert "against c: ▲/▼ significantly above/below it" in text
+    assert any(line.split()[:4] == ["MAP", "c", "(baseline)", "0.0000"] for line in text.splitlines())
+    assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_the_baseline_view_marks_and_daggers(result):
+    """Hand-set comparisons against c: LONG's MAP is above c's (+1.0, differs): ▲ in the view, † beside its MAP in
+    Markdown and $^\\dagger$ in LaTeX (with the caption saying so); w2v_si's (p 0.2) carries neither."""
+    import copy
+
+    from irfair.audit.baseline_view import against_baseline
+    from irfair.audit.comparisons import Inference
+
+    against = copy.copy(result)
+    against.inference = Inference(n_bootstrap=50, n_permutations=99, baseline="c")
+    against.comparisons = result.comparisons[result.comparisons["b"] == "c"]
+    view = against_baseline(against).set_index(["measure", "system"])
+    assert view.loc[("MAP", LONG), "mark"] == "▲" and view.loc[("MAP", "w2v_si"), "mark"] == ""
+    assert view.loc[("gsr", LONG), "mark"] == ""  # gsr p 0.4
+    markdown = render(against, "markdown")
+    lines = markdown.split("\n\n")[0].splitlines()  # the summary table
+    column = [cell.strip() for cell in lines[0].split("|")].index("MAP")
+    cells = {line.split("|")[2].strip(): line.split("|")[column].strip() for line in lines[2:]}
+    assert cells[LONG].startswith("1.0000†") and "†" not in cells["w2v_si"]
+    assert "Against c:" in markdown and "†: significantly different from c." in markdown
+    latex = render(against, "latex")
+    assert latex.startswith("% irfair audit table: needs \\usepackage{booktabs}")
+    assert "$^\\dagger$" in latex and "significantly different from c." in latex

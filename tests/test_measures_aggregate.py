@@ -1,8 +1,9 @@
-"""Mean over queries with a percentile bootstrap CI (irfair.measures.aggregate)."""
+"""Mean over queries with an expanded BCa bootstrap CI (irfair.measures.aggregate)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from bootstrap_reference import expanded_bca
 
 from irfair.errors import IrfairInputError
 from irfair.measures.aggregate import query_mean_ci
@@ -17,12 +18,12 @@ def test_mean_leaves_out_and_counts_undefined_queries():
 
 def test_ci_uses_the_gsr_resamples():
     """A loop over the resamples GSR draws (rng.integers(0, n, size=(B, n)) over the finite values)
-    gives the same 2.5th and 97.5th percentiles of resampled means."""
+    read at the expanded BCa percentiles (from the definition) gives the same interval."""
     values = np.array([0.3, -0.1, 0.8, np.nan, 0.0, 0.45, 1.2])
     finite = values[np.isfinite(values)]
     draws = np.random.default_rng(7).integers(0, len(finite), size=(200, len(finite)))
     means = [sum(finite[i] for i in row) / len(row) for row in draws]
-    expected = np.percentile(means, [2.5, 97.5])
+    expected = expanded_bca(means, finite.mean(), [np.delete(finite, i).mean() for i in range(6)], 6)
     summary = query_mean_ci(values, n_bootstrap=200, seed=7)
     assert summary.ci_low == pytest.approx(expected[0], abs=1e-12)
     assert summary.ci_high == pytest.approx(expected[1], abs=1e-12)

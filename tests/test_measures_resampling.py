@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from bootstrap_reference import expanded_bca
 
 from irfair.errors import IrfairInputError
 from irfair.measures.resampling import (
@@ -45,7 +46,8 @@ def test_slopes_and_means_under_weights_equal_refits_on_the_resampled_queries():
     assert found.mean.tolist() == pytest.approx([2.5, 0.425]) and found.n_queries.tolist() == [4, 4]
     finite = values[0][np.isfinite(values[0])]
     means = finite[bootstrap_indices(4, 200, seed=7)].mean(axis=1)
-    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), abs=1e-12)
+    leave_one_out = [np.delete(finite, i).mean() for i in range(4)]
+    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(expanded_bca(means, 2.5, leave_one_out, 4), abs=1e-12)
     # a constant resample of x has no slope
     assert np.isnan(slopes_from_weights(np.array([1.0, 2.0]), np.array([[1.0, 2.0]]), np.array([[2.0, 0.0]]))[0, 0])
 
@@ -87,9 +89,11 @@ def test_paired_mean_p_agrees_with_exact_enumeration():
         # Monte-Carlo error of a proportion from 20,000 draws: within 4 standard errors
         assert abs(found.p[k] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
         assert found.delta[k] == pytest.approx(np.mean(a[k] - b[k]))
-    # bootstrap CI: percentiles of the mean difference over resampled queries
-    means = (a[1] - b[1])[bootstrap_indices(11, 500, seed=3)].mean(axis=1)
-    assert (found.ci_low[1], found.ci_high[1]) == pytest.approx(tuple(np.percentile(means, [2.5, 97.5])), abs=1e-12)
+    # bootstrap CI: the expanded BCa interval of the mean difference over resampled queries
+    d = a[1] - b[1]
+    means = d[bootstrap_indices(11, 500, seed=3)].mean(axis=1)
+    leave_one_out = [np.delete(d, i).mean() for i in range(11)]
+    assert (found.ci_low[1], found.ci_high[1]) == pytest.approx(expanded_bca(means, d.mean(), leave_one_out, 11), abs=1e-12)
     assert found.n_queries.tolist() == [11, 11, 11]
 
 
@@ -136,7 +140,9 @@ def test_paired_slope_p_agrees_with_exact_enumeration_of_centred_differences():
     assert abs(found.p[0] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
     assert found.delta[0] == pytest.approx(slope_difference(a, b), abs=1e-12)
     differences = [np.polyfit(x[i], a[i], 1)[0] - np.polyfit(x[i], b[i], 1)[0] for i in bootstrap_indices(10, 400, seed=9)]
-    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(tuple(np.percentile(differences, [2.5, 97.5])), abs=1e-10)
+    leave_one_out = [np.polyfit(np.delete(x, i), np.delete(a - b, i), 1)[0] for i in range(10)]
+    expected = expanded_bca(differences, slope_difference(a, b), leave_one_out, 10, parameters=2)
+    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(expected, abs=1e-10)
 
 
 def test_paired_tests_on_common_queries_ties_and_degenerate_cases():

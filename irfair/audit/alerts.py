@@ -17,7 +17,7 @@ Kinds, each decided by one function of :data:`DETECTORS` from the :class:`Eviden
   a pair that "does not differ" was then never tested. Per family: the pairs of each measure, and the audited
   systems against the perfect run.
 * ``few_resamples`` (warning) — fewer than :data:`MIN_RESAMPLES` bootstrap resamples: each 2.5 % tail of a
-  95 % percentile CI then holds less than one resample, so the CI is the range of the resamples drawn.
+  95 % CI then holds less than one resample, so the CI is the range of the resamples drawn.
 * ``background_coverage`` (warning) — the NFaiRR background run lacks some audited queries: NFaiRR is undefined
   there (it normalises by the background's documents), so it rests on the queries the background holds.
 * ``few_shared_queries`` (warning) — pairs compared on fewer queries than either system's own: a pair's delta is over

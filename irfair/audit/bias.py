@@ -20,7 +20,7 @@ Which documents each measure reads:
 * A list whose top t holds no word of the measure's list is counted (``n_no_gendered_word``) and kept in
   the mean with the value the measure gives it: RaB = ARaB = 0, NFaiRR = TExFAIR = 1.
 
-Means over queries carry GSR's percentile bootstrap CI (same seed, same number of resamples; all columns at
+Means over queries carry GSR's expanded BCa bootstrap CI (same seed, same number of resamples; all columns at
 once through :func:`irfair.measures.resampling.mean_cis`).
 """
 from __future__ import annotations

@@ -57,7 +57,7 @@ def bias_footnotes(result: AuditResult) -> list[str]:
     settings = result.provenance
     boot = f" ({settings['n_bootstrap']} resamples, seed {settings['seed']}, as for GSR)" if "n_bootstrap" in settings else ""
     measures = [m for m in result.bias.measures if m.per_query is not None]
-    lines = [f"mean over the queries with relevant documents [95% percentile bootstrap CI]{boot}"]
+    lines = [f"mean over the queries with relevant documents [95% BCa bootstrap CI]{boot}"]
     lines += [f"{m.name}: larger = {m.larger}" for m in measures]
     by_list: dict[str, list[str]] = {}
     for m in measures:

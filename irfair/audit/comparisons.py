@@ -28,14 +28,15 @@ from ..measures.resampling import (
     Decisions,
     PairedTests,
     decide,
+    paired_differences,
     paired_mean_tests,
     paired_slope_tests,
 )
 
 GSR = "gsr"
 COMPARISON_COLUMNS = ("a", "b", "measure", "test", "delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries", "p_se",
-                      "n_permutations", "decision")
-CI_NAME = "paired percentile bootstrap over queries"
+                      "n_permutations", "decision", "wins", "ties", "losses")
+CI_NAME = "paired expanded BCa bootstrap over queries"
 
 
 @dataclass(frozen=True)
@@ -152,13 +153,28 @@ def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame
     for measure in values.values:
         test = tests[measure]
         decided = decide_family(test, inference)
+        record = win_tie_loss(values.values[measure][a], values.values[measure][b], measure)
         frames.append(pd.DataFrame({
             "a": [p[0] for p in pairs], "b": [p[1] for p in pairs], "measure": measure, "test": TEST_NAME,
             "delta": test.delta, "ci95_low": test.ci_low, "ci95_high": test.ci_high, "p": decided.p,
             "p_adjusted": decided.p_adjusted, "n_queries": test.n_queries.astype(np.int64), "p_se": decided.p_se,
-            "n_permutations": decided.n_permutations.astype(np.int64), "decision": decided.decision,
+            "n_permutations": decided.n_permutations.astype(np.int64), "decision": decided.decision, **record,
         }))
     return pd.concat(frames, ignore_index=True)[list(COMPARISON_COLUMNS)]
+
+
+def win_tie_loss(a: np.ndarray, b: np.ndarray, measure: str) -> dict[str, pd.array]:
+    """Per pair (rows of ``a`` and ``b``, shape (k, n)), the queries both have where a's value is above b's (``wins``),
+    equal up to floating-point noise (``ties``) and below (``losses``), as ranx and PyTerrier count them; missing
+    (NA) for GSR, whose per-query values are list genderedness, not a score to win on."""
+    k = len(a)
+    if measure == GSR:
+        missing = pd.array([None] * k, dtype="Int64")
+        return {"wins": missing, "ties": missing.copy(), "losses": missing.copy()}
+    differences = paired_differences(a, b)
+    both = np.isfinite(differences)
+    return {name: pd.array(counts.sum(axis=1), dtype="Int64") for name, counts in
+            (("wins", both & (differences > 0)), ("ties", both & (differences == 0)), ("losses", both & (differences < 0)))}
 
 
 def decide_family(test: PairedTests, inference: Inference) -> Decisions:
@@ -170,14 +186,17 @@ def decide_family(test: PairedTests, inference: Inference) -> Decisions:
 
 def comparison_records(frame: pd.DataFrame) -> list[dict]:
     """The comparisons for ``audit.json``: objects with exactly ``a, b, measure, test, delta, ci95, p,
-    p_adjusted, n_queries`` (``ci95`` = [low, high]; null where undefined)."""
+    p_adjusted, n_queries, p_se, n_permutations, decision, wins, ties, losses`` (``ci95`` = [low, high]; null where
+    undefined)."""
     def number(value):
         return float(value) if np.isfinite(value) else None
 
     return [{"a": r.a, "b": r.b, "measure": r.measure, "test": r.test, "delta": number(r.delta),
              "ci95": None if not (np.isfinite(r.ci95_low) and np.isfinite(r.ci95_high)) else [float(r.ci95_low), float(r.ci95_high)],
              "p": number(r.p), "p_adjusted": number(r.p_adjusted), "n_queries": int(r.n_queries), "p_se": number(r.p_se),
-             "n_permutations": int(r.n_permutations), "decision": r.decision}
+             "n_permutations": int(r.n_permutations), "decision": r.decision,
+             **{name: None if pd.isna(value) else int(value) for name, value in
+                (("wins", r.wins), ("ties", r.ties), ("losses", r.losses))}}
             for r in frame.itertuples(index=False)]
 
 

@@ -9,6 +9,9 @@ adjusted p < α. The perfect and random runs are reference rows above a rule.
 from __future__ import annotations
 
 from ..measures.resampling import DIFFERS
+from .baseline_view import DAGGER, baseline_rows, differs_from_baseline
+from .baseline_view import HEADERS as BASELINE_HEADERS
+from .baseline_view import legend as baseline_legend
 from .comparisons import GSR
 from .result import AuditResult
 from .summary import ci, fmt
@@ -32,12 +35,14 @@ def caption(result: AuditResult, latex: bool = False) -> str:
     minus = "$-$" if latex else "−"
     family = f" over the {n_pairs} pairs of each measure" if n_pairs > 1 else ""
     correction = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "none": "no"}[inference.correction]
+    dagger = "$^\\dagger$" if latex else DAGGER
+    baseline = f" {dagger}: significantly different from {inference.baseline}." if inference.baseline else ""
     return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "
             f"(embeddings {result.embeddings}, depth {result.depth}), with the perfect and random runs for reference. "
             f"GSR with its 95% bootstrap CI; {delta}: GSR {minus} GSR(perfect), * significant. Superscript letters: "
             f"significantly higher than the systems with these letters (two-sided paired randomization tests, "
             f"{inference.n_permutations:,} permutations, {correction} correction{family}, {alpha}, seed {inference.seed}; "
-            f"CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries).")
+            f"CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries).{baseline}")
 
 
 def _rows(result: AuditResult):
@@ -45,14 +50,20 @@ def _rows(result: AuditResult):
     table = result.table()
     letters = result.letters
     marks = {m: higher_than(result, m) for m in [GSR, *result.measures]}
+    daggers = differs_from_baseline(result)
+
+    def dagger(measure: str, name: str) -> str:
+        return DAGGER if name in daggers.get(measure, ()) else ""
+
     for name, row in table.iterrows():
         perfect = row["kind"] == "perfect"
         star = "*" if result.systems[name].delta_gsr_decision == DIFFERS else ""
         yield {
             "letter": letters.get(name, ""), "name": str(name), "kind": row["kind"],
-            "gsr": (fmt(row["gsr"], sign=True), marks[GSR].get(name, "")), "ci": ci(row["gsr_ci_low"], row["gsr_ci_high"]),
+            "gsr": (fmt(row["gsr"], sign=True) + dagger(GSR, name), marks[GSR].get(name, "")),
+            "ci": ci(row["gsr_ci_low"], row["gsr_ci_high"]),
             "delta": "–" if perfect else fmt(row["delta_gsr"], sign=True) + star,
-            "measures": [(fmt(row[m]), marks[m].get(name, "")) for m in result.measures],
+            "measures": [(fmt(row[m]) + dagger(m, name), marks[m].get(name, "")) for m in result.measures],
         }
 
 
@@ -68,6 +79,11 @@ def format_markdown(result: AuditResult) -> str:
         cells = [r["letter"], markdown_escape(r["name"]), sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", caption(result)]
+    against = baseline_rows(result)
+    if against:
+        lines += ["", f"Against {markdown_escape(result.inference.baseline)}:", "", "| " + " | ".join(BASELINE_HEADERS) + " |",
+                  "|---|---|--:|--:|---|--:|--:|", *("| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in against),
+                  "", baseline_legend(result)]
     headers, rows = comparison_table(result)
     if rows:
         lines += ["", "GSR, every pair (delta = gsr(a) − gsr(b)):", "", "| " + " | ".join(headers) + " |",
@@ -90,10 +106,11 @@ def format_latex(result: AuditResult) -> str:
 
     def cell(value: str, letters: str = "") -> str:
         text = value.replace("-", "$-$") if value not in ("–", "n/a") else ("--" if value == "–" else value)
-        text = text.replace("*", "$^{*}$")
+        text = text.replace("*", "$^{*}$").replace(DAGGER, "$^\\dagger$")
         return text + (f"\\textsuperscript{{{letters}}}" if letters else "")
 
-    lines = ["\\begin{table}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
+    lines = ["% irfair audit table: needs \\usepackage{booktabs} in the preamble",
+             "\\begin{table}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
              "\\label{tab:irfair-audit}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
     rows = list(_rows(result))
     references = [r for r in rows if r["kind"] != "system"]

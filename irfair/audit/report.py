@@ -1,7 +1,8 @@
 """Reports of an audit: what is printed (:data:`FORMATS`), ``audit.json``, ``per_query.csv``, ``comparisons.csv``,
 ``table.txt``/``table.tsv``, ``agreement.csv``, scatter plots and ``report.html``, written all-or-nothing.
 
-The printed text is the verdict first (:mod:`.verdict`, ≤ 100 columns); ``wide`` adds every column, the
+The printed text is the verdict first (:mod:`.verdict`, ≤ 100 columns), then with a baseline each system against it
+(:mod:`.baseline_view`); ``wide`` adds every column, the
 footnotes, the bias measures, their agreement and every pair's GSR comparison (``table.txt`` holds that).
 """
 from __future__ import annotations
@@ -11,13 +12,14 @@ from pathlib import Path
 
 from ..atomic import unique_filenames, write_outputs
 from ..cache import refuse_inside_cache
+from .baseline_view import baseline_lines
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_tsv
 from .html import audit_page
 from .plots import scatter_drawings, shared_y_range
 from .result import AuditResult
 from .summary import footnotes, format_table
-from .verdict import comparison_table, fixed_width, format_verdict
+from .verdict import WIDTH, comparison_table, fixed_width, format_verdict
 
 __all__ = ["FORMATS", "format_json", "format_table", "format_text", "format_tsv", "render", "save_audit"]
 
@@ -33,6 +35,9 @@ def format_text(result: AuditResult, wide: bool = False) -> str:
     """The verdict block; ``wide``: with every column, then the footnotes, the bias-measure and agreement
     tables and every pair's GSR comparison."""
     verdict = format_verdict(result, wide)
+    against = baseline_lines(result, None if wide else WIDTH)
+    if against:
+        verdict += "\n\n" + "\n".join(against)
     if not wide:
         return verdict
     blocks = [verdict, "\n".join(footnotes(result, after_verdict=True))]

@@ -12,7 +12,7 @@ import math
 from ..numbers import fixed
 from .result import AuditResult
 
-CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% percentile bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
+CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% BCa bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
            "delta_gsr_p: paired randomization test")
 
 

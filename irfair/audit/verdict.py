@@ -126,6 +126,9 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
                      f"{int(gsr_rows['n_queries'].max())} queries" if math.isfinite(smallest) and not open_ else "")
             lines.append(f"GSR between systems: {none}{' (' + open_ + ')' if open_ else ''} (closest: {_pair(best, numbers=False)}, "
                          f"p_adjusted {best['p_adjusted']:.3f}){power}")
+            seen = _gendered_coverage(result)
+            if seen:
+                lines.append(seen)
         else:
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
             more = f"; and {len(found) - limit} more" if len(found) > limit else ""
@@ -142,6 +145,24 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     if warnings:
         lines += [w.line() for w in result.warnings]
     return lines
+
+
+def _gendered_coverage(result: AuditResult) -> str | None:
+    """``what GSR could see: ...``: per audited system, on how many queries its top 10 holds any word of the first
+    term-based bias measure's list (from its ``n_no_gendered_word`` at @10) — few such queries leave little to measure."""
+    if result.bias is None:
+        return None
+    column = next((c for m in result.bias.measures if m.per_query is not None for c in m.headlines
+                   if c.endswith("@10") and any(a.bias and c in a.bias.no_gendered_word for a in result.audited)), None)
+    if column is None:
+        return None
+    counts = [(a.bias.summaries[column].n_queries, a.bias.summaries[column].n_queries - a.bias.no_gendered_word[column])
+              for a in result.audited if a.bias and column in a.bias.no_gendered_word]
+    total = max(n for n, _ in counts)
+    low, high = min(k for _, k in counts), max(k for _, k in counts)
+    span = str(low) if low == high else f"{low}-{high}"
+    return (f"what GSR could see: each system's top 10 holds a gendered word ({column.split('@')[0]}'s list) "
+            f"on {span} of {total} queries")
 
 
 def _significant_delta(audit) -> bool:

@@ -1,4 +1,4 @@
-"""Mean over queries of a per-query measure, with a percentile bootstrap confidence interval.
+"""Mean over queries of a per-query measure, with an expanded BCa bootstrap confidence interval (:mod:`irfair.measures.intervals`).
 
 The resamples are those of every interval of an audit (:mod:`.resampling`): ``B`` resamples of query
 positions drawn as ``np.random.default_rng(seed).integers(0, n, size=(B, n))`` over the n queries with a
@@ -31,7 +31,7 @@ class MeasureSummary:
 
 
 def query_mean_ci(per_query: np.ndarray, n_bootstrap: int = 1000, seed: int = 0, level: float = 0.95) -> MeasureSummary:
-    """Mean of ``per_query`` (shape (n_queries,)) over its finite values, with a percentile bootstrap CI.
+    """Mean of ``per_query`` (shape (n_queries,)) over its finite values, with an expanded BCa bootstrap CI.
 
     The CI is NaN when fewer than 2 queries have a value or ``n_bootstrap`` is 0; it collapses to the
     mean when all values are equal.

@@ -1,9 +1,7 @@
 """Resampling over queries, the one place every CI, paired test and correction of an audit comes from.
 
-A **bootstrap resample** of n queries is one row of ``np.random.default_rng(seed).integers(0, n, size=(B, n))``:
-query positions drawn with replacement. It is used as a row of counts (how often each query was drawn,
-:func:`bootstrap_weights`), so that a resampled mean is ``weights @ values / n`` and a resampled OLS slope a
-few weighted sums, for a whole matrix of systems, measures or pairs at once.
+The bootstrap resamples and the intervals read from them (expanded BCa) are :mod:`irfair.measures.intervals`'s;
+the paired tests here take their CIs from there, over the queries both systems have.
 
 A **permutation** of a paired comparison is one row of :func:`sign_flips`: per query, +1 keeps the two
 systems' values and −1 swaps them, which flips the sign of the per-query difference. The rows are drawn
@@ -28,6 +26,18 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import IrfairInputError
+from .intervals import (  # noqa: F401  (the bootstrap side of resampling, imported from here by older callers)
+    MeanCIs,
+    _groups,
+    bca_interval,
+    bootstrap_indices,
+    bootstrap_weights,
+    jackknife_slopes,
+    mean_cis,
+    percentile_ci,
+    slope_ci,
+    slopes_from_weights,
+)
 
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
@@ -38,124 +48,15 @@ _TIE = 1e-9
 _MAX_CELLS = 1 << 22  # resamples × columns per block of a product (32 MiB of float64)
 
 
-def bootstrap_indices(n: int, n_resamples: int, seed: int) -> np.ndarray:
-    """Bootstrap resamples of ``n`` query positions, int array of shape (n_resamples, n), from ``seed``."""
-    return np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
-
-
-def bootstrap_weights(n: int, n_resamples: int, seed: int) -> np.ndarray:
-    """The resamples of :func:`bootstrap_indices` as counts: float array (n_resamples, n), row b holding how
-    often each query was drawn in resample b (each row sums to n)."""
-    indices = bootstrap_indices(n, n_resamples, seed)
-    offsets = indices + n * np.arange(n_resamples)[:, None]
-    return np.bincount(offsets.ravel(), minlength=n_resamples * n).reshape(n_resamples, n).astype(np.float64)
-
-
 def sign_flips(n: int, n_permutations: int, seed) -> np.ndarray:
     """Random swaps of ``n`` paired queries: float array (n_permutations, n) of ±1, from ``seed``."""
     rng = np.random.default_rng(seed)
     return rng.integers(0, 2, size=(n_permutations, n), dtype=np.int8).astype(np.float64) * 2.0 - 1.0
 
 
-def percentile_ci(samples: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval of each column of ``samples`` (shape (B,) or (B, k)) over its finite values;
-    NaN where a column has none. Returns ``(low, high)``, scalars' arrays of shape () or (k,)."""
-    samples = np.asarray(samples, dtype=np.float64)
-    tail = (1 - level) / 2 * 100
-    finite = np.isfinite(samples)
-    if len(samples) and finite.all():
-        low, high = np.percentile(samples, [tail, 100 - tail], axis=0)
-        return low, high
-    shape = samples.shape[1:]
-    low, high = np.full(shape, np.nan), np.full(shape, np.nan)
-    has = finite.any(axis=0)
-    if np.any(has):
-        with np.errstate(invalid="ignore"):
-            values = np.nanpercentile(samples[:, has] if shape else samples, [tail, 100 - tail], axis=0)
-        if shape:
-            low[has], high[has] = values
-        else:
-            low, high = values
-    return low, high
-
-
-def slopes_from_weights(x: np.ndarray, y: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """OLS slopes of each row of ``y`` (shape (k, n)) on ``x`` (n,) under each row of ``weights`` (B, n):
-    shape (B, k); NaN where a resample's x has (numerically) no spread."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.atleast_2d(np.asarray(y, dtype=np.float64))
-    total = weights.sum(axis=1)
-    mean_x = weights @ x / total
-    sxx = weights @ (x * x) - total * mean_x**2
-    sxy = weights @ (y * x).T - (total * mean_x)[:, None] * (weights @ y.T) / total[:, None]
-    degenerate = sxx <= 1e-12 * np.maximum(weights @ (x * x), 1e-300)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        slopes = sxy / np.where(degenerate, 1.0, sxx)[:, None]
-    slopes[degenerate] = np.nan
-    return slopes
-
-
-def slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> tuple[float, float]:
-    """Percentile bootstrap CI of the OLS slope of y on x (both shape (n,)); NaN with n < 3 or no resamples."""
-    if n_bootstrap <= 0 or len(x) < 3:
-        return float("nan"), float("nan")
-    low, high = percentile_ci(slopes_from_weights(x, y[None, :], bootstrap_weights(len(x), n_bootstrap, seed))[:, 0], level)
-    return float(low), float(high)
-
-
-@dataclass(frozen=True)
-class MeanCIs:
-    """Means over queries of k rows of values, each over its finite values, with percentile bootstrap CIs
-    (arrays of shape (k,); ``n_queries``: finite values per row)."""
-
-    mean: np.ndarray
-    ci_low: np.ndarray
-    ci_high: np.ndarray
-    n_queries: np.ndarray
-
-
-def mean_cis(values: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> MeanCIs:
-    """Mean of each row of ``values`` (shape (k, n); NaN = no value) over its finite values, with a percentile
-    bootstrap CI drawn over those values (:func:`bootstrap_weights` of their count, so rows with the same
-    queries share resamples). CI NaN with fewer than 2 values or no resamples."""
-    values = np.atleast_2d(np.asarray(values, dtype=np.float64))
-    finite = np.isfinite(values)
-    counts = finite.sum(axis=1)
-    filled = np.where(finite, values, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = filled.sum(axis=1) / counts
-    low, high = np.full(len(values), np.nan), np.full(len(values), np.nan)
-    if n_bootstrap > 0:
-        for mask, rows in _groups(finite):
-            n = int(mask.sum())
-            if n < 2:
-                continue
-            weights = bootstrap_weights(n, n_bootstrap, seed)
-            resampled = weights @ filled[rows][:, mask].T / n
-            low[rows], high[rows] = percentile_ci(resampled, level)
-    return MeanCIs(means, low, high, counts)
-
-
-def jackknife_slopes(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """OLS slope of y on x (shape (n,)) with each query left out in turn: shape (n,), NaN where the
-    remaining x has no spread (needs n ≥ 3)."""
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
-    n = len(x)
-    if n < 3:
-        return np.full(n, np.nan)
-    m = n - 1
-    sx, sy, sxx, sxy = x.sum() - x, y.sum() - y, (x * x).sum() - x * x, (x * y).sum() - x * y
-    denominator = sxx - sx * sx / m
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = (sxy - sx * sy / m) / denominator
-    out[denominator <= 1e-12 * np.maximum(sxx, 1e-300)] = np.nan
-    return out
-
-
 @dataclass(frozen=True)
 class PairedTests:
-    """k paired comparisons: ``delta`` (a − b over the queries both have), its percentile bootstrap CI,
+    """k paired comparisons: ``delta`` (a − b over the queries both have), its expanded BCa bootstrap CI,
     the two-sided randomization p-value and the number of queries (arrays of shape (k,))."""
 
     delta: np.ndarray
@@ -169,7 +70,7 @@ class PairedTests:
     wide_high: np.ndarray | None = None
 
 
-def _paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a − b (shape (k, n)), with differences that are floating-point noise around 0 (within 1e-12 of the values'
     size, and of 1 for values near 0) made exactly 0: two systems equal in exact arithmetic then do not differ on
     every CPU alike, instead of being tested on the last bits their BLAS kernels leave (the toy collections' N
@@ -186,7 +87,7 @@ def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permu
     """Mean over queries of a − b for each row of ``a`` and ``b`` (shape (k, n), columns = the audit's query
     positions, NaN where a system has no value), over the queries both have, with the paired bootstrap CI
     and the paired randomization test (see the module docstring)."""
-    differences = _paired_differences(a, b)
+    differences = paired_differences(a, b)
     # the mean difference and its CI are mean_cis of the differences (the queries both have)
     summary = mean_cis(differences, n_bootstrap, seed, level)
     terms = np.where(np.isfinite(differences), differences, 0.0)
@@ -206,7 +107,7 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
     lists are exchangeable per query": with intercepts apart it kept its level at 0.5 % instead of 5 %).
     NaN with fewer than 3 common queries."""
     x = np.asarray(x, dtype=np.float64)
-    differences = _paired_differences(a, b)
+    differences = paired_differences(a, b)
     both = np.isfinite(differences) & np.isfinite(x)[None, :]
     counts = both.sum(axis=1)
     xs = np.where(both, x[None, :], 0.0)
@@ -232,9 +133,11 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
                 continue
             weights = bootstrap_weights(int(mask.sum()), n_bootstrap, seed)
             slopes = slopes_from_weights(x[mask], differences[rows][:, mask], weights)
-            low[rows], high[rows] = percentile_ci(slopes, level)
+            jackknife = jackknife_slopes(x[mask], differences[rows][:, mask])
+            n = int(mask.sum())
+            low[rows], high[rows] = bca_interval(slopes, delta[rows], jackknife, n, level, parameters=2)
             if simultaneous is not None:
-                wide_low[rows], wide_high[rows] = percentile_ci(slopes, simultaneous)
+                wide_low[rows], wide_high[rows] = bca_interval(slopes, delta[rows], jackknife, n, simultaneous, parameters=2)
     wide = (wide_low, wide_high) if simultaneous is not None else (None, None)
     return PairedTests(delta, low, high, p, counts, np.where(usable[:, None], terms, 0.0), usable, *wide)
 
@@ -274,16 +177,6 @@ def adjust_p(p: np.ndarray, method: str = "holm") -> np.ndarray:
         adjusted[order] = steps
     out[finite] = adjusted
     return out
-
-
-def _groups(mask: np.ndarray):
-    """``(columns, rows)`` for each distinct row of the boolean matrix ``mask`` (rows sharing their queries)."""
-    if len(mask) == 0:
-        return
-    unique, inverse = np.unique(mask, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).ravel()
-    for i, columns in enumerate(unique):
-        yield columns, np.flatnonzero(inverse == i)
 
 
 # --- decisions a reader acts on, exact or with their Monte-Carlo error under control --------------------------------
