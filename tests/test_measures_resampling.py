@@ -210,3 +210,14 @@ def test_decisions_by_monte_carlo_add_permutations_until_stable_or_say_undecided
     true_p = float(np.mean(np.abs(flips @ middling[0]) >= abs(middling.sum()) - 1e-9))
     on_the_edge = decide(middling, np.array([True]), n_permutations=200, seed=0, correction="none", alpha=true_p)
     assert on_the_edge.decision[0] == UNDECIDED and on_the_edge.n_permutations[0] == MAX_ROUNDS * 200
+
+
+def test_an_undefined_estimate_gets_no_interval_and_leaves_the_others_alone():
+    """Column 1's estimate is undefined: its interval is NaN, column 0's is the definition's."""
+    from irfair.measures.intervals import bca_interval
+
+    samples = np.random.default_rng(0).normal(size=(200, 2))
+    leave_one_out = np.array([0.1, -0.2, 0.05, 0.3, -0.1])
+    low, high = bca_interval(samples, np.array([0.02, np.nan]), np.column_stack([leave_one_out, leave_one_out]), 5)
+    assert (low[0], high[0]) == pytest.approx(expanded_bca(samples[:, 0], 0.02, leave_one_out, 5), abs=1e-12)
+    assert np.isnan(low[1]) and np.isnan(high[1])

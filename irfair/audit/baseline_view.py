@@ -18,7 +18,7 @@ from ..numbers import denoised
 from .comparisons import GSR
 from .result import AuditResult
 from .summary import ci, fmt
-from .verdict import fixed_width
+from .verdict import WIDTH, fixed_width
 
 UP, DOWN, OPEN = "▲", "▼", "?"
 DAGGER = "†"
@@ -27,9 +27,8 @@ HEADERS = ("measure", "system", "value", "delta", "95% CI", "p_adjusted", "W/T/L
 
 def baseline_measures(result: AuditResult) -> list[str]:
     """The measures of the view, in the audit's order: GSR, the effectiveness measures, the bias headlines."""
-    heads = [c for m in (result.bias.measures if result.bias else ()) if m.per_query is not None for c in m.headlines]
     present = set(result.comparisons["measure"])
-    return [m for m in (GSR, *result.measures, *heads) if m in present]
+    return [m for m in (GSR, *result.measures, *result.bias_headlines) if m in present]
 
 
 def mark(decision: str, delta: float) -> str:
@@ -91,10 +90,10 @@ def legend(result: AuditResult) -> str:
             f"{inference.baseline}; W/T/L: queries where the system is above, equal to, below it (not for gsr)")
 
 
-def baseline_lines(result: AuditResult, width: int | None = 100) -> list[str]:
+def baseline_lines(result: AuditResult, width: int | None = WIDTH) -> list[str]:
     """The view as fixed-width lines for the terminal (empty without a baseline)."""
     rows = baseline_rows(result)
     if not rows:
         return []
-    return [*textwrap.wrap(legend(result), width or 100), "", *fixed_width(list(HEADERS), rows, width, 1)]
+    return [*textwrap.wrap(legend(result), width or WIDTH), "", *fixed_width(list(HEADERS), rows, width, 1)]
 

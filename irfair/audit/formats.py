@@ -70,26 +70,29 @@ def _rows(result: AuditResult):
 def format_markdown(result: AuditResult) -> str:
     """The summary as a Markdown table (letters as ``<sup>``), its caption, then every pair's GSR comparison."""
     headers = ["", "system", "gsr", "gsr_ci95", "delta_gsr", *result.measures]
-    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join(["---", "---", "--:", "---", "--:", *["--:"] * len(result.measures)]) + "|"]
 
     def sup(value: str, letters: str) -> str:
         return f"{value}<sup>{letters}</sup>" if letters else value
 
-    for r in _rows(result):
-        cells = [r["letter"], markdown_escape(r["name"]), sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
-        lines.append("| " + " | ".join(cells) + " |")
+    rows = [[r["letter"], r["name"], sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
+            for r in _rows(result)]
+    lines = markdown_table(headers, rows, "llrlr" + "r" * len(result.measures))
     lines += ["", caption(result)]
     against = baseline_rows(result)
     if against:
-        lines += ["", f"Against {markdown_escape(result.inference.baseline)}:", "", "| " + " | ".join(BASELINE_HEADERS) + " |",
-                  "|---|---|--:|--:|---|--:|--:|", *("| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in against),
-                  "", baseline_legend(result)]
+        lines += ["", f"Against {markdown_escape(result.inference.baseline)}:", "",
+                  *markdown_table(BASELINE_HEADERS, against, "llrrlrr"), "", baseline_legend(result)]
     headers, rows = comparison_table(result)
     if rows:
-        lines += ["", "GSR, every pair (delta = gsr(a) − gsr(b)):", "", "| " + " | ".join(headers) + " |",
-                  "|" + "|".join(["---", "---", "--:", "---", "--:", "--:", "--:"]) + "|"]
-        lines += ["| " + " | ".join(markdown_escape(cell) for cell in row) + " |" for row in rows]
+        lines += ["", "GSR, every pair (delta = gsr(a) − gsr(b)):", "", *markdown_table(headers, rows, "llrlrrr")]
     return "\n".join(lines) + "\n"
+
+
+def markdown_table(headers, rows, align: str) -> list[str]:
+    """A Markdown table's lines: the header, the rule (``align``: one ``l`` or ``r`` per column) and the rows, every
+    cell through :func:`markdown_escape`."""
+    rule = "|" + "|".join("--:" if a == "r" else "---" for a in align) + "|"
+    return ["| " + " | ".join(headers) + " |", rule, *("| " + " | ".join(markdown_escape(c) for c in row) + " |" for row in rows)]
 
 
 def markdown_escape(text: str) -> str:

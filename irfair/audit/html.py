@@ -21,7 +21,7 @@ from .baseline_view import baseline_rows
 from .baseline_view import legend as baseline_legend
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .comparisons import GSR
-from .html_toolkit import asset, cell, esc, filter_box, header, key_values, notes, page, table, text_cell  # noqa: F401
+from .html_toolkit import esc, filter_box, header, key_values, notes, page, table
 from .plots import scatter_svg, shared_y_range
 from .result import RANDOM, AuditResult
 from .summary import ci, fmt, footnotes, summary_rows
@@ -97,7 +97,7 @@ def summary_section(result: AuditResult) -> str:
 def per_query_section(result: AuditResult) -> str:
     """Every system's per-query rows, sortable and filterable."""
     frame = result.per_query()
-    heads = [c for m in result.bias.measures if m.per_query is not None for c in m.headlines] if result.bias else []
+    heads = list(result.bias_headlines)
     columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "reason", *result.measures]
     rows = [[_plain(v) for v in values] for values in frame[columns].itertuples(index=False)]
     return (filter_box("per-query") + '<div class="scroll">' + table(columns, rows, table_id="per-query", sortable=True) + "</div>"
@@ -136,7 +136,7 @@ def bias_section(result: AuditResult) -> str:
     headers, rows = bias_rows(result)
     if not rows or result.bias is None:
         return "<p>No bias measure beside GSR was computed.</p>"
-    heads = [c for m in result.bias.measures if m.per_query is not None for c in m.headlines]
+    heads = result.bias_headlines
     body = []
     for name, audit in result.systems.items():
         if audit.bias is None:

@@ -209,6 +209,12 @@ class AuditResult:
         """The per-query columns of the ranking-bias measures (``rab_tc@5``, ..., ``texfair@20``)."""
         return () if self.bias is None else tuple(self.bias.columns)
 
+    @property
+    def bias_headlines(self) -> tuple[str, ...]:
+        """The headline columns of the term-based bias measures (``rab_tc@10``, ..., ``texfair@10``; not GSR's)."""
+        measures = () if self.bias is None else self.bias.measures
+        return tuple(c for m in measures if m.per_query is not None for c in m.headlines)
+
     def bias_table(self) -> pd.DataFrame:
         """One row per system and bias column: mean, CI, queries averaged, undefined, without a gendered word."""
         if self.bias is None:
@@ -228,8 +234,7 @@ class AuditResult:
             for column in m.headlines:
                 values[column] = [a.gsr.slope if m.per_query is None else
                                   (a.bias.summaries[column].mean if a.bias else float("nan")) for a in audited]
-        heads = [c for m in measures if m.per_query is not None for c in m.headlines]
-        frames = [a.bias.per_query[heads] for a in audited if a.bias is not None]
+        frames = [a.bias.per_query[list(self.bias_headlines)] for a in audited if a.bias is not None]
         return agreement_table(pd.DataFrame(values, index=[a.name for a in audited]),
                                pd.concat(frames, ignore_index=True) if frames else None)
 

@@ -133,8 +133,8 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
             more = f"; and {len(found) - limit} more" if len(found) > limit else ""
             lines.append(f"GSR between systems: {len(found)} of {len(gsr_rows)} pairs differ: {shown}{more}")
-        heads = [c for m in (result.bias.measures if result.bias else ()) if m.per_query is not None for c in m.headlines]
-        for label, part in (("effectiveness", _counts(result, list(result.measures))), (BIAS_LABEL, _counts(result, heads, short=True))):
+        for label, part in (("effectiveness", _counts(result, list(result.measures))),
+                            (BIAS_LABEL, _counts(result, result.bias_headlines, short=True))):
             if part:
                 against = f"against {inference.baseline} (of {len(gsr_rows)} systems)" if inference.baseline else \
                     f"pairs differing (of {len(gsr_rows)})"
@@ -150,9 +150,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
 def _gendered_coverage(result: AuditResult) -> str | None:
     """``what GSR could see: ...``: per audited system, on how many queries its top 10 holds any word of the first
     term-based bias measure's list (from its ``n_no_gendered_word`` at @10) — few such queries leave little to measure."""
-    if result.bias is None:
-        return None
-    column = next((c for m in result.bias.measures if m.per_query is not None for c in m.headlines
+    column = next((c for c in result.bias_headlines
                    if c.endswith("@10") and any(a.bias and c in a.bias.no_gendered_word for a in result.audited)), None)
     if column is None:
         return None

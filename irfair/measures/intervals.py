@@ -172,17 +172,18 @@ def acceleration(jackknife: np.ndarray) -> np.ndarray:
 
 def _quantiles(samples: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
     """The ``probabilities[j]`` quantile of column j of ``samples`` (B, k) over its finite values (numpy's default
-    linear interpolation); NaN where a column has none."""
+    linear interpolation); NaN where a column has none or its probability is NaN."""
     ordered = np.sort(samples, axis=0)  # NaN last
     count = np.isfinite(samples).sum(axis=0)
-    position = probabilities * np.maximum(count - 1, 0)
+    known = np.isfinite(probabilities)
+    position = np.where(known, probabilities, 0.0) * np.maximum(count - 1, 0)
     below = np.floor(position).astype(np.int64)
     above = np.minimum(below + 1, np.maximum(count - 1, 0))
     columns = np.arange(samples.shape[1])
     low, high = ordered[np.minimum(below, len(samples) - 1), columns], ordered[np.minimum(above, len(samples) - 1), columns]
     with np.errstate(invalid="ignore"):
         out = low + (position - below) * (high - low)
-    return np.where(count > 0, np.where(high == low, low, out), np.nan)
+    return np.where((count > 0) & known, np.where(high == low, low, out), np.nan)
 
 
 def bca_interval(samples: np.ndarray, estimate: np.ndarray, jackknife: np.ndarray, n: np.ndarray | int,
@@ -195,11 +196,12 @@ def bca_interval(samples: np.ndarray, estimate: np.ndarray, jackknife: np.ndarra
     samples = samples.reshape(len(samples), -1)
     estimate = np.asarray(estimate, dtype=np.float64).reshape(-1)
     finite = np.isfinite(samples)
-    count = np.maximum(finite.sum(axis=0), 1)
+    drawn = finite.sum(axis=0)
+    count = np.maximum(drawn, 1)
     with np.errstate(invalid="ignore"):
         # a resample equal to the estimate up to floating-point noise (sums in another order) is a tie, counted half:
         # z0 then does not hang on the last bits a CPU's kernels leave
-        scale = np.maximum(np.abs(estimate), np.nanmax(np.where(finite, np.abs(samples), 0.0), axis=0, initial=0.0))
+        scale = np.maximum(np.abs(estimate), np.where(finite, np.abs(samples), 0.0).max(axis=0, initial=0.0))
         tie = finite & (np.abs(samples - estimate) <= 1e-12 * scale)
         share = ((samples < estimate) & finite & ~tie).sum(axis=0) + 0.5 * tie.sum(axis=0)
     z0 = ndtri(np.clip(share / count, 0.5 / count, 1 - 0.5 / count))
@@ -213,9 +215,9 @@ def bca_interval(samples: np.ndarray, estimate: np.ndarray, jackknife: np.ndarra
             denominator = 1.0 - a * shifted
             probability = np.where(denominator > 0, ndtr(z0 + shifted / np.where(denominator > 0, denominator, 1.0)),
                                    (side + 1) / 2)
-        bounds.append(_quantiles(samples, np.where(np.isfinite(probability), probability, np.nan)))
+        bounds.append(_quantiles(samples, probability))
     low, high = bounds
-    bad = ~np.isfinite(z) | ~np.isfinite(estimate) | (finite.sum(axis=0) == 0)
+    bad = ~np.isfinite(z) | ~np.isfinite(estimate) | (drawn == 0)
     low[bad], high[bad] = np.nan, np.nan
     return low, high
 

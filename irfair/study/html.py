@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from ..audit.html import definitions, esc, key_values, notes, page, provenance_html, summary_section, table
+from ..audit.html import definitions, provenance_html, summary_section
+from ..audit.html_toolkit import esc, key_values, notes, page, table
 from ..audit.plots import figure_svg
 from .figures import figures
 
