@@ -15,12 +15,12 @@ from irfair.audit.agreement import agreement_table
 from irfair.audit.report import format_text, save_audit
 from irfair.audit.result import audit_schema
 from irfair.cli import main
-from irfair.cli.audit import BIAS_MEASURE_NAMES
+from irfair.cli.audit import BIAS_MEASURE_NAMES, DEFAULT_BIAS_MEASURE_NAMES
 from irfair.errors import IrfairInputError
 from irfair.measures.gender_words import load_gender_words
 from irfair.measures.nfairr import document_neutrality, nfairr
 from irfair.measures.rab import average_rank_bias, gender_magnitude, rank_bias
-from irfair.measures.ranking_bias import BIAS_MEASURES, NFAIRR, RAB
+from irfair.measures.ranking_bias import BIAS_MEASURES, DEFAULT_BIAS_MEASURES, NFAIRR, RAB
 from irfair.measures.texfair import texfair
 from irfair.text import content_tokens
 from irfair.toy import FEMALE_JOBS, toy_direct
@@ -212,9 +212,9 @@ def test_measures_chosen_by_name_or_object(hand):
 
 
 @pytest.mark.parametrize(("measures", "message"), [
-    ("foo", "expected bias measures among gsr, rab, arab, nfairr, texfair, got 'foo'"),
+    ("foo", "expected bias measures among gsr, rab, arab, nfairr, texfair, ee, awrf, got 'foo'"),
     ("rab,rab", "bias measure 'rab' is listed twice"),
-    ("", "expected bias measures among gsr, rab, arab, nfairr, texfair, got ''"),
+    ("", "expected bias measures among gsr, rab, arab, nfairr, texfair, ee, awrf, got ''"),
 ])
 def test_bad_measure_names(hand, measures, message):
     from irfair.errors import IrfairInputError
@@ -224,6 +224,7 @@ def test_bad_measure_names(hand, measures, message):
 
 
 def test_declaration_is_data():
+    assert DEFAULT_BIAS_MEASURES == DEFAULT_BIAS_MEASURE_NAMES
     assert tuple(BIAS_MEASURES) == BIAS_MEASURE_NAMES  # the CLI's help lists them without importing scipy
     assert RAB.columns[:3] == ("rab_tc@5", "rab_tc@10", "rab_tc@20") and RAB.headlines == ("rab_tc@10", "rab_bool@10")
     assert NFAIRR.depth == 100 and BIAS_MEASURES["gsr"].columns == ("gsr",)
@@ -312,7 +313,7 @@ def test_cli_options(toy_files, tmp_path, capsys):
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    (("--bias-measures", "foo"), "irfair: error: expected bias measures among gsr, rab, arab, nfairr, texfair, got 'foo'\n"),
+    (("--bias-measures", "foo"), "irfair: error: expected bias measures among gsr, rab, arab, nfairr, texfair, ee, awrf, got 'foo'\n"),
     (("--gender-words", "{tmp}/missing.txt"), "irfair: error: {tmp}/missing.txt: expected a gender word file or one of: "
                                                "rekabsaz2020, rekabsaz2021\n"),
     (("--gender-words", "{tmp}/empty.txt"), "irfair: error: {tmp}/empty.txt: empty gender word file\n"),

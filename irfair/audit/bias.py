@@ -25,6 +25,7 @@ once through :func:`irfair.measures.resampling.mean_cis`).
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,19 +37,24 @@ import pandas as pd
 from ..corpus import TermStore
 from ..errors import IrfairInputError
 from ..measures.aggregate import MeasureSummary
+from ..measures.exposure_batch import ExposureDocs
 from ..measures.gender_counts import GenderedCounts, word_indicators
 from ..measures.gender_words import GenderWords, load_gender_words
 from ..measures.ranking_bias import (
+    EXPOSURE,
+    SHARES,
     TIE_STANDARD_ERROR,
     BiasMeasure,
     RankedDocs,
     bias_columns,
     resolve_bias_measures,
     tie_groups,
+    with_exposure_model,
     with_rank_bias_weighting,
 )
 from ..measures.resampling import mean_cis
 from ..numbers import finite_or_none
+from .exposure import ExposureSetup
 
 GenderWordsSource = str | Path | GenderWords | None
 
@@ -67,12 +73,13 @@ DEFAULT_BACKGROUND_DEPTH = 200
 
 @dataclass(frozen=True)
 class BiasSetup:
-    """The measures an audit computes, the word list each term-based one uses (``words[measure name]``), and
-    NFaiRR's background run when one normalises every system."""
+    """The measures an audit computes, the word list each term-based one uses (``words[measure name]``),
+    NFaiRR's background run when one normalises every system, and the exposure measures' groups and targets."""
 
     measures: tuple[BiasMeasure, ...]
     words: dict[str, GenderWords]
     background: NfairrBackground | None = None
+    exposure: ExposureSetup | None = None
 
     @property
     def columns(self) -> dict[str, BiasMeasure]:
@@ -100,6 +107,8 @@ class BiasSetup:
                 "candidates": m.candidates, "parameters": dict(m.parameters), "fairness": m.fairness, "ungendered": m.ungendered,
                 "gender_words": None if words is None else word_list_record(words),
             }
+            if m.family == EXPOSURE and self.exposure is not None:
+                out[m.name]["groups"] = self.exposure.to_dict()
             if m.candidates is not None:
                 out[m.name]["normalised_by"] = (f"each list's own top {m.candidates} documents" if self.background is None else
                                                 f"the top {self.background.depth} documents of run {self.background.name}")
@@ -122,14 +131,17 @@ def word_list_record(words: GenderWords) -> dict:
 
 
 def bias_setup(measures: str | Iterable[str | BiasMeasure] | None = None, gender_words: GenderWordsSource = None,
-               rab_weighting: str | Sequence[str] | None = None) -> BiasSetup:
+               rab_weighting: str | Sequence[str] | None = None, exposure_model: str | None = None) -> BiasSetup:
     """Resolve measure names and load word lists: ``gender_words`` (a shipped list's name, a file or a
     :class:`GenderWords`) replaces every measure's own list; None keeps each measure's default.
-    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default theirs).
+    ``rab_weighting``: RaB's and ARaB's magnitude variants (any of ``tc``, ``tf``, ``bool``; default theirs);
+    ``exposure_model``: EE's browsing model (``trec2022``, ``gerr``, ``rbp``; default ``trec2022``).
     IrfairInputError when words or a weighting are given that no measure of ``measures`` uses."""
     resolved = resolve_bias_measures(measures)
     if rab_weighting is not None:
         resolved = with_rank_bias_weighting(resolved, rab_weighting)
+    if exposure_model is not None:
+        resolved = with_exposure_model(resolved, exposure_model)
     given = gender_words if isinstance(gender_words, GenderWords) or gender_words is None else load_gender_words(gender_words)
     if given is not None and all(m.per_query is None for m in resolved):
         raise IrfairInputError(None, None, f"gender words {given.source}: no bias measure that counts them (rab, arab, nfairr, "
@@ -147,14 +159,17 @@ class SystemBias:
     summaries: dict[str, MeasureSummary]
     no_gendered_word: dict[str, int]
     tie_orders: dict[str, dict] = field(default_factory=dict)
+    shares: dict[str, dict[str, float | None]] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """``{column: {mean, ci_low, ci_high, n_queries, n_undefined, n_no_gendered_word}}`` for audit.json, with
-        ``tie_orders`` where a value is an expectation over the orders of ties (:func:`tie_orders_record`)."""
+        ``tie_orders`` where a value is an expectation over the orders of ties (:func:`tie_orders_record`) and
+        ``attention_shares`` (AWRF: each group's mean share of the top k's attention over the defined queries)."""
         return {column: {"mean": finite_or_none(s.mean), "ci_low": finite_or_none(s.ci_low), "ci_high": finite_or_none(s.ci_high),
                          "n_queries": s.n_queries, "n_undefined": s.n_undefined,
                          "n_no_gendered_word": self.no_gendered_word[column]}
                 | ({"tie_orders": self.tie_orders[column]} if column in self.tie_orders else {})
+                | ({"attention_shares": self.shares[column]} if column in self.shares else {})
                 for column, s in self.summaries.items()}
 
 
@@ -186,6 +201,10 @@ class BiasCounter:
         sums = store.term_sums(weights, rows)
         by_list = {words: GenderedCounts(sums[:, 1 + 2 * i], sums[:, 2 + 2 * i], sums[:, 0]) for i, words in enumerate(lists)}
         self.counts = {name: by_list[words] for name, words in setup.words.items()}
+        self.groups = None
+        if setup.exposure is not None:
+            counts = next(self.counts[m.name] for m in setup.measures if m.family == EXPOSURE)
+            self.groups = setup.exposure.document_groups(store, self.rows, counts.female, counts.male)
 
     def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str] | np.ndarray],
                 grades: Mapping[str, Sequence[float]] | None = None, n_bootstrap: int = 1000, seed: int = 0) -> SystemBias:
@@ -213,8 +232,10 @@ class BiasCounter:
 
         per_query: dict[str, np.ndarray] = {}
         errors: dict[str, np.ndarray] = {}
+        shares: dict[str, np.ndarray] = {}
         no_gendered: dict[str, int] = {}
         batches: dict[int, RankedDocs] = {}
+        exposure: ExposureDocs | None = None
         for m in self.setup.measures:
             if m.per_query is None:
                 continue
@@ -224,19 +245,46 @@ class BiasCounter:
                 batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties,
                                           self._background(qids, counts))
             ranked = batches[key]
+            if m.family == EXPOSURE:
+                exposure = exposure or self._exposure(qids, docs, index, mask)
+                ranked = dataclasses.replace(ranked, exposure=exposure)
             for column, values in m.per_query(m, ranked).items():
                 if column.endswith(TIE_STANDARD_ERROR):
                     errors[column.removesuffix(TIE_STANDARD_ERROR)] = values
+                elif column.endswith(SHARES):
+                    shares[column.removesuffix(SHARES)] = values
                 else:
                     per_query[column] = values
             for column, cutoff in zip(m.columns, [c for _ in (m.variants or (None,)) for c in m.cutoffs]):
-                no_gendered[column] = int(ranked.no_gendered_word(cutoff).sum())
+                unseen = exposure.no_group_seen(mask, cutoff) if m.family == EXPOSURE else ranked.no_gendered_word(cutoff)
+                no_gendered[column] = int(unseen.sum())
         frame = pd.DataFrame({"qid": list(qids), **per_query})
         columns = list(per_query)
         found = mean_cis(np.array([per_query[c] for c in columns]).reshape(len(columns), len(qids)), n_bootstrap, seed)
         summaries = {c: MeasureSummary(float(found.mean[i]), float(found.ci_low[i]), float(found.ci_high[i]), int(found.n_queries[i]),
                                        len(qids) - int(found.n_queries[i])) for i, c in enumerate(columns)}
-        return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()})
+        return SystemBias(frame, summaries, no_gendered, {c: tie_orders_record(per_query[c], e) for c, e in errors.items()},
+                          {c: self._mean_shares(values) for c, values in shares.items()})
+
+    def _exposure(self, qids: Sequence[str], docs: Sequence[Sequence[str] | np.ndarray], index: np.ndarray,
+                  mask: np.ndarray) -> ExposureDocs:
+        """The exposure inputs of the batch: each position's groups and grade for its query, and the queries' targets."""
+        setup = self.setup.exposure
+        groups = np.zeros((*mask.shape, len(setup.labels)))
+        groups[mask] = self.groups[index]
+        ids = self.store.doc_ids
+        grades = np.zeros(mask.shape)
+        for row, (qid, listed) in enumerate(zip(qids, docs)):
+            relevant = setup.relevant.get(qid, {})
+            named = (ids[r] for r in listed.tolist()) if isinstance(listed, np.ndarray) else listed
+            grades[row, :len(listed)] = [relevant.get(doc, 0) for doc in named]
+        return ExposureDocs(groups, grades, setup.query_targets(qids))
+
+    def _mean_shares(self, values: np.ndarray) -> dict[str, float | None]:
+        """Each group's share of the attention averaged over the queries where it is defined (None: none is)."""
+        defined = np.isfinite(values).all(axis=1)
+        means = values[defined].mean(axis=0) if defined.any() else np.full(values.shape[1], np.nan)
+        return {label: finite_or_none(float(v)) for label, v in zip(self.setup.exposure.labels, means)}
 
 
     def _positions(self, lists: Sequence[Sequence[str] | np.ndarray]) -> np.ndarray:

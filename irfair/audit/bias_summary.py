@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..measures.ranking_bias import EXPOSURE
 from .result import AuditResult
 from .summary import ci, fmt
 
@@ -59,19 +60,49 @@ def bias_footnotes(result: AuditResult) -> list[str]:
     measures = [m for m in result.bias.measures if m.per_query is not None]
     lines = [f"mean over the queries with relevant documents [95% BCa bootstrap CI]{boot}"]
     lines += [f"{m.name}: larger = {m.larger}" for m in measures]
+    exposure = result.bias.exposure
     by_list: dict[str, list[str]] = {}
     for m in measures:
+        if m.family == EXPOSURE and exposure is not None and exposure.groups is not None:
+            continue  # groups from a file: no word read
         words = result.bias.words[m.name]
         by_list.setdefault(f"{words.source} ({len(words.female)} female, {len(words.male)} male words)", []).append(m.name)
-    lines.append("word lists: " + "; ".join(f"{', '.join(names)}: {source}" for source, names in by_list.items()))
+    if by_list:
+        lines.append("word lists: " + "; ".join(f"{', '.join(names)}: {source}" for source, names in by_list.items()))
     lines += [f"nfairr: normalised by the ideal FaiRR over {result.bias.normalisation}" for m in measures if m.candidates]
-    trivial = ", ".join(f"{m.name} = {m.ungendered:g}" for m in measures)
-    lines.append(f"n_no_gendered_word: lists whose top t holds no listed word ({trivial} there, kept in the mean); "
+    lines += exposure_footnotes(result)
+    trivial = ", ".join(f"{m.name} = {m.ungendered:g}" for m in measures if m.ungendered is not None)
+    seen = ", ".join(m.name for m in measures if m.family == EXPOSURE)
+    lines.append("n_no_gendered_word: lists whose top t holds no listed word" + (f" ({trivial} there, kept in the mean)" if trivial else "")
+                 + (f" ({seen}: no document of a group other than {'/'.join(exposure.ungrouped)})" if seen else "") + "; "
                  "n_undefined: queries missing from the run" + "".join(f", or {m.name} where no candidate has any neutrality"
                                                                       for m in measures if m.candidates))
-    lines.append("perfect run: equal grades are unordered, so each measure is its mean over the orders of each tie; the "
+    ee = " (ee: the policy that shuffles each tie, its expected exposure)" if any(m.name == "ee" for m in measures) else ""
+    lines.append(f"perfect run: equal grades are unordered, so each measure is its mean over the orders of each tie{ee}; the "
                  "perfect and random runs hold K documents per query, a cut-off beyond K reads all K")
     return lines
+
+
+def exposure_footnotes(result: AuditResult) -> list[str]:
+    """Where the exposure measures' groups come from, EE's browsing model, and each system's share of the attention
+    at @10 by group (none without an exposure measure)."""
+    exposure = result.bias.exposure
+    measures = [m for m in result.bias.measures if m.family == EXPOSURE]
+    if exposure is None or not measures:
+        return []
+    lines = [f"{', '.join(m.name for m in measures)}: {exposure.described}"]
+    lines += [f"ee: browsing model {m.parameter('model')}, targets from an ideal ranking by grade (relevant documents only)"
+              for m in measures if m.name == "ee"]
+    column = next((m.column(m.variants[0], c) for m in measures if m.name == "awrf" for c in m.cutoffs if c == 10), None)
+    if column is not None:
+        shares = [f"{name} {shares_text(a.bias.shares.get(column, {}))}" for name, a in result.systems.items() if a.bias is not None]
+        lines.append(f"share of the attention at @10 ({'/'.join(exposure.labels)}, %): " + "; ".join(shares))
+    return lines
+
+
+def shares_text(shares: dict[str, float | None]) -> str:
+    """``1.2/0.7/98.1``: shares in percent to one decimal, in the labels' order (``-`` where undefined)."""
+    return "/".join("-" if v is None else f"{100 * v:.1f}" for v in shares.values())
 
 
 def agreement_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:

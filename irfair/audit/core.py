@@ -33,7 +33,7 @@ from ..gender.direction import gender_direction
 from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
 from ..measures.gsr import fit_gsr
-from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES, NFAIRR
+from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES, EXPOSURE, NFAIRR
 from ..settings import check_environment
 from ..trec import QUERY_FIELDS, Run, as_qrels, as_runs, as_topics, check_run_queries
 from ..trec.lines import read_lines
@@ -42,6 +42,7 @@ from .baselines import perfect_run, random_run
 from .bias import DEFAULT_BACKGROUND_DEPTH, BiasCounter, GenderWordsSource, NfairrBackground, bias_setup
 from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
+from .exposure import check_group_options, exposure_setup
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
@@ -126,6 +127,9 @@ def audit(
     rab_weighting: str | Sequence[str] | None = None,
     nfairr_background=None,
     nfairr_background_depth: int | None = None,
+    document_groups=None,
+    group_attribute: str | None = None,
+    exposure_model: str | None = None,
 ) -> AuditResult:
     """Audit runs for gender stereotype reinforcement beside the perfect (and a random) run.
 
@@ -144,7 +148,9 @@ def audit(
     the authors report ``tf,bool``); ``nfairr_background``: one run (any run shape) whose top
     ``nfairr_background_depth`` (default 200) documents per query normalise every system's NFaiRR, as its authors do
     (default None: each system's own top 100; an error when NFaiRR is not measured, as is a depth without a run)
-    (None: each measure's own list).
+    (None: each measure's own list). The exposure measures ``ee`` and ``awrf`` (:mod:`.exposure`) read each
+    document's groups from ``document_groups`` (a TSV/JSONL file, its ``group_attribute``) or, without one, from its
+    words; ``exposure_model``: EE's browsing model (``trec2022``, ``gerr``, ``rbp``).
 
     Every document of every run is looked up in the corpus. One missing within the audited depth (GSR's
     lists and the bias measures' lists), or a relevant one, is an error; one missing below it only counts
@@ -162,7 +168,8 @@ def audit(
     check_options(relevance_level, max_depth)
     inference = Inference(n_bootstrap, n_permutations, seed, correction, alpha, baseline)
     labels = measure_labels(measures)
-    bias = bias_setup(bias_measures, gender_words, rab_weighting)
+    bias = bias_setup(bias_measures, gender_words, rab_weighting, exposure_model)
+    check_group_options(bias.measures, document_groups, group_attribute)
     background_run, nfairr_background_depth = _background_run(nfairr_background, nfairr_background_depth, bias, max_depth)
     cache = writable_cache_dir(cache_dir)
     # the corpus's term store is loaded (its files' checksums checked: hashing lets go of the GIL) while the runs are read
@@ -197,6 +204,15 @@ def audit(
     background_unstored = set() if background_run is None else {doc for docs in bias.background.lists.values() for doc in docs
                                                                   if doc not in store}
     grades = {qid: [qrel_map[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
+    # the exposure measures' groups of the relevant documents: read from their words once they are in the store
+    exposure_unstored = set() if not _reads_exposure(bias) or document_groups is not None else \
+        {doc for docs in qrel_map.values() for doc, grade in docs.items() if grade > 0 and doc not in store}
+
+    def with_exposure() -> None:
+        nonlocal bias
+        if _reads_exposure(bias) and bias.exposure is None:
+            bias = dataclasses.replace(bias, exposure=exposure_setup(bias.measures, bias.words, qrel_map, store, document_groups,
+                                                                     group_attribute))
 
     def start_perfect_bias() -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], Future]:
         """The perfect run's bias measures (its TExFAIR over the orders of its ties is mostly numpy, which lets go of
@@ -206,10 +222,16 @@ def audit(
         return rows, background, _beside(_perfect_bias, bias, store, rows, background, list(perfect.depth), grades, n_bootstrap, seed)
 
     # a complete store holding the perfect run's documents changes no more: its bias measures can start now
-    early = start_perfect_bias() if store.complete and not judged_unstored and not background_unstored else None
+    early = None
+    if store.complete and not judged_unstored and not background_unstored and not exposure_unstored:
+        with_exposure()
+        early = start_perfect_bias()
     # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
     listed = StoreRows(run_list, store)
-    missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored, progress=progress)
+    missing = store.ensure(corpus_obj, listed.unstored | judged_unstored | background_unstored | exposure_unstored, progress=progress)
+    # a relevant document the corpus lacks that no list holds: the exposure measures put it in group unknown
+    missing -= exposure_unstored - listed.unstored - judged_unstored - background_unstored
+    with_exposure()
     first_missing = None
     if listed.unstored:
         listed.update()
@@ -304,6 +326,10 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff, values=found.values)
+
+
+def _reads_exposure(bias) -> bool:
+    return any(m.family == EXPOSURE for m in bias.measures)
 
 
 def _check_resample_memory(inference: Inference, n_queries: int) -> None:

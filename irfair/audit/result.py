@@ -215,6 +215,12 @@ class AuditResult:
         measures = () if self.bias is None else self.bias.measures
         return tuple(c for m in measures if m.per_query is not None for c in m.headlines)
 
+    def headlines_of(self, family: str) -> tuple[str, ...]:
+        """The headline columns of one family of measures: ``bias`` (what the lists say: RaB, ..., TExFAIR) or
+        ``exposure`` (who gets seen: EE-L, AWRF, nDCG × AWRF)."""
+        measures = () if self.bias is None else self.bias.measures
+        return tuple(c for m in measures if m.per_query is not None and m.family == family for c in m.headlines)
+
     def bias_table(self) -> pd.DataFrame:
         """One row per system and bias column: mean, CI, queries averaged, undefined, without a gendered word."""
         if self.bias is None:

@@ -19,14 +19,17 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..measures.ranking_bias import BIAS, EXPOSURE
 from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
 from ..numbers import counted, denoised, fixed, settled
+from .bias_summary import shares_text
 from .comparisons import GSR, detectable, significant
 from .result import AuditResult
 from .summary import ci, fmt
 
 WIDTH = 100
 BIAS_LABEL = "bias @10"
+EXPOSURE_LABEL = "exposure @10"
 MARK = "*"
 MIN_NAME = 8
 
@@ -133,12 +136,18 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
             shown = "; ".join(_pair(r) for r in found.head(limit).itertuples(index=False))
             more = f"; and {len(found) - limit} more" if len(found) > limit else ""
             lines.append(f"GSR between systems: {len(found)} of {len(gsr_rows)} pairs differ: {shown}{more}")
+        exposure = result.bias.exposure if result.bias is not None else None
         for label, part in (("effectiveness", _counts(result, list(result.measures))),
-                            (BIAS_LABEL, _counts(result, result.bias_headlines, short=True))):
+                            (BIAS_LABEL, _counts(result, result.headlines_of(BIAS), short=True)),
+                            (f"{EXPOSURE_LABEL} ({exposure.described if exposure else ''})",
+                             _counts(result, result.headlines_of(EXPOSURE), short=True))):
             if part:
                 against = f"against {inference.baseline} (of {len(gsr_rows)} systems)" if inference.baseline else \
                     f"pairs differing (of {len(gsr_rows)})"
                 lines.append(f"{label}, {against}: {part}")
+    seen = _attention(result)
+    if seen:
+        lines.append(seen)
     moved = _most_influential(result)
     if moved:
         lines.append(moved)
@@ -147,10 +156,22 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     return lines
 
 
+def _attention(result: AuditResult) -> str | None:
+    """``who gets seen @10 (female/male/neither, % of the attention): perfect 2/1/97; bm25 ...``: each system's mean
+    share of the top 10's attention by group (AWRF's distribution), beside the perfect run's; None without AWRF."""
+    exposure = result.bias.exposure if result.bias is not None else None
+    column = next((c for c in result.headlines_of(EXPOSURE) if c.startswith("awrf@")), None)
+    if exposure is None or column is None:
+        return None
+    shares = "; ".join(f"{name} {shares_text(a.bias.shares[column])}" for name, a in result.systems.items()
+                       if a.bias is not None and column in a.bias.shares)
+    return f"who gets seen @{column.split('@')[1]} ({'/'.join(exposure.labels)}, % of the attention): {shares}"
+
+
 def _gendered_coverage(result: AuditResult) -> str | None:
     """``what GSR could see: ...``: per audited system, on how many queries its top 10 holds any word of the first
     term-based bias measure's list (from its ``n_no_gendered_word`` at @10) — few such queries leave little to measure."""
-    column = next((c for c in result.bias_headlines
+    column = next((c for c in result.headlines_of(BIAS)
                    if c.endswith("@10") and any(a.bias and c in a.bias.no_gendered_word for a in result.audited)), None)
     if column is None:
         return None

@@ -10,7 +10,10 @@ import textwrap
 from . import options
 
 # the names of irfair.measures.ranking_bias.BIAS_MEASURES (not imported here: it loads scipy; a test keeps them equal)
-BIAS_MEASURE_NAMES = ("gsr", "rab", "arab", "nfairr", "texfair")
+BIAS_MEASURE_NAMES = ("gsr", "rab", "arab", "nfairr", "texfair", "ee", "awrf")
+# the measures audited unless --bias-measures says otherwise (ranking_bias.DEFAULT_BIAS_MEASURES; a test keeps them equal)
+DEFAULT_BIAS_MEASURE_NAMES = BIAS_MEASURE_NAMES[:5]
+EXPOSURE_MODELS = ("trec2022", "gerr", "rbp")
 PARALLEL = True
 HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 "
         "or any ir_measures measure, and how far the bias measures agree")
@@ -47,9 +50,19 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-random", action="store_true", help="leave out the random-run baseline")
     p.add_argument("--no-plots", action="store_true", help="write no scatter plots (report.html keeps its own)")
     p.add_argument("--bias-measures", default=None,
-                   help=f"comma-separated bias measures among {', '.join(BIAS_MEASURE_NAMES)} (default: all). gsr is always "
-                        "computed (listed, it joins the agreement table); rab, arab: Rekabsaz & Schedl 2020; nfairr: Rekabsaz et "
-                        "al. 2021; texfair: Abolghasemi et al. 2024")
+                   help=f"comma-separated bias measures among {', '.join(BIAS_MEASURE_NAMES)} (default: "
+                        f"{','.join(DEFAULT_BIAS_MEASURE_NAMES)}). gsr is always computed (listed, it joins the agreement table); "
+                        "rab, arab: Rekabsaz & Schedl 2020; nfairr: Rekabsaz et al. 2021; texfair: Abolghasemi et al. 2024; "
+                        "fairness of exposure of document groups: ee (expected exposure, Diaz et al. 2020), awrf (AWRF and "
+                        "nDCG x AWRF, TREC Fair 2022)")
+    p.add_argument("--document-groups", default=None, metavar="FILE",
+                   help="groups of the documents for ee/awrf: TSV lines doc_id<TAB>label (or doc_id<TAB>attribute<TAB>label) or "
+                        "JSONL objects as TREC Fair distributes them (default: female/male/neither read from each document's "
+                        "gendered words)")
+    p.add_argument("--group-attribute", default=None, metavar="NAME",
+                   help="the attribute of --document-groups to audit (default: its only one, else gender)")
+    p.add_argument("--exposure-model", default=None, choices=EXPOSURE_MODELS,
+                   help="ee's browsing model: trec2022 (default; 1/log2(max(i,2))), gerr or rbp (expeval, p = u = 0.5)")
     p.add_argument("--gender-words", default=None,
                    help="female/male word list (lines 'word<TAB>female|male') for rab, arab, nfairr and texfair, or a shipped "
                         "list: rekabsaz2020, rekabsaz2021 (default: rekabsaz2020 for rab/arab, rekabsaz2021 for nfairr/texfair)")
@@ -91,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         strict=args.strict, relevance_level=args.level_for_rel, max_depth=args.max_retrieved,
         n_permutations=args.permutations, correction=args.correction, alpha=args.alpha, baseline=args.baseline,
         rab_weighting=args.rab_weighting, nfairr_background=args.nfairr_background,
-        nfairr_background_depth=args.nfairr_background_depth,
+        nfairr_background_depth=args.nfairr_background_depth, document_groups=args.document_groups,
+        group_attribute=args.group_attribute, exposure_model=args.exposure_model,
     )
     failures = result.check(conditions, allow_undecided=args.allow_undecided)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))

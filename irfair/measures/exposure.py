@@ -37,7 +37,8 @@ from typing import Literal, NamedTuple
 
 import numpy as np
 
-UNKNOWN = "unknown"
+from ..trec.document_groups import UNKNOWN  # the group of documents without a label, as the groups file reads it
+
 BROWSING_MODELS = ("trec2022", "gerr", "rbp")
 TREC_NDCG_DEPTH = 500
 BrowsingModel = Literal["trec2022", "gerr", "rbp"]
@@ -114,14 +115,14 @@ def alignment(docs: Sequence[str], groups: Groups, labels: Sequence[str]) -> np.
     return matrix
 
 
-def _background_weights(labels: tuple[str, ...], background: Background) -> np.ndarray:
-    """The background over ``labels`` (0 at ``UNKNOWN``), summing to 1 over the known labels."""
-    known = np.array([label != UNKNOWN for label in labels])
+def _background_weights(labels: tuple[str, ...], background: Background, ungrouped: Sequence[str] = (UNKNOWN,)) -> np.ndarray:
+    """The background over ``labels`` (0 at the ``ungrouped`` labels), summing to 1 over the known labels."""
+    known = np.array([label not in ungrouped for label in labels])
     if isinstance(background, str):
         if background != "uniform" or not known.any():
             raise ValueError(ERROR_BACKGROUND.format(background))
         return known / known.sum()
-    if not isinstance(background, Mapping) or any(key == UNKNOWN or key not in labels for key in background):
+    if not isinstance(background, Mapping) or any(key in ungrouped or key not in labels for key in background):
         raise ValueError(ERROR_BACKGROUND.format(background))
     weights = np.array([float(background.get(label, 0.0)) for label in labels])
     if (weights < 0).any() or not weights.sum() > 0:
@@ -129,13 +130,16 @@ def _background_weights(labels: tuple[str, ...], background: Background) -> np.n
     return weights / weights.sum()
 
 
-def mix_background(target: np.ndarray, labels: Sequence[str], background: Background) -> np.ndarray:
+def mix_background(target: np.ndarray, labels: Sequence[str], background: Background,
+                   ungrouped: Sequence[str] = (UNKNOWN,)) -> np.ndarray:
     """½ target + ½ background × known mass on the known labels, the ``UNKNOWN`` share kept; shape (len(labels),).
 
-    TREC 2022 Task1Alignment.py:189-191 and Task2Alignment.py:242-244; the total mass is unchanged."""
+    TREC 2022 Task1Alignment.py:189-191 and Task2Alignment.py:242-244; the total mass is unchanged. ``ungrouped``:
+    the labels kept as they are like ``UNKNOWN`` (the audit adds ``neither`` for groups read from the documents:
+    a document without a gendered word is of unknown gender, as a page without one in TREC Fair)."""
     labels = _labels(labels)
-    weights = _background_weights(labels, background)
-    known = np.array([label != UNKNOWN for label in labels])
+    weights = _background_weights(labels, background, ungrouped)
+    known = np.array([label not in ungrouped for label in labels])
     mixed = np.array(target, dtype=np.float64)
     mixed[known] = 0.5 * mixed[known] + mixed[known].sum() * weights[known] * 0.5
     return mixed

@@ -13,6 +13,12 @@ and the function that turns per-document counts into per-query values. The audit
 * ``texfair`` — term exposure-based fairness (Abolghasemi et al., ECIR 2024; :mod:`.texfair`); 1 =
   balanced exposure of female and male words.
 
+* ``ee`` — expected exposure of document groups (Diaz et al., CIKM 2020; TREC Fair 2022): EE-L, EE-D, EE-R
+  (variants ``l``, ``d``, ``r``), browsing model ``trec2022`` (default), ``gerr`` or ``rbp``.
+* ``awrf`` — attention-weighted rank fairness (Sapiezynski et al., WWW 2019) and TREC Fair 2022's nDCG × AWRF
+  (``awrf@k``, ``awrf_ndcg@k``). Both read each document's groups (a groups file, or female/male/neither from
+  its words) and its grade (:mod:`.exposure_batch`); they are the ``exposure`` family, asked for by name.
+
 Per-document inputs are the counts of :mod:`.gender_counts` laid out as a batch (:class:`RankedDocs`,
 shape (n_queries, depth)). Positions whose order is unknown — equal grades in the perfect run — carry a
 tie group, and each measure gives its expectation over the orders of the tie (every order equally
@@ -33,6 +39,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import IrfairInputError
+from .exposure import BROWSING_MODELS
+from .exposure_batch import (
+    ExposureDocs,
+    attention_shares,
+    awrf_batch,
+    expected_exposure_batch,
+    position_exposure,
+    trec_ndcg_batch,
+)
 from .gender_words import NFAIRR_GENDER_WORDS, RAB_GENDER_WORDS, TEXFAIR_GENDER_WORDS
 from .nfairr import NEUTRALITY_THRESHOLD, document_neutrality, nfairr_batch
 from .rab import MAGNITUDE_VARIANTS, average_rank_bias_batch, gender_magnitude, rank_bias_batch
@@ -41,6 +56,11 @@ from .texfair import DEFAULT_PATIENCE, texfair_from_shares, texfair_over_tie_ord
 
 HEADLINE_CUTOFF = 10
 NFAIRR_CANDIDATES = 100
+# the two families of measures: what the lists say (gendered words, embeddings), and who gets seen (exposure of groups)
+BIAS = "bias"
+EXPOSURE = "exposure"
+# per-query key suffix of each group's share of the attention (an array of shape (n_queries, n_labels)): ``awrf@10~shares``
+SHARES = "~shares"
 # per-query key suffix of the Monte Carlo standard error of a value taken over the orders of ties (TExFAIR of the
 # perfect run; 0 where the expectation is exact): ``texfair@10~tie_se`` beside ``texfair@10``
 TIE_STANDARD_ERROR = "~tie_se"
@@ -63,9 +83,10 @@ class RankedDocs:
     mask: np.ndarray
     ties: np.ndarray | None = None
     background: RankedDocs | None = None
+    exposure: ExposureDocs | None = None
 
     def head(self, depth: int) -> RankedDocs:
-        """The first ``depth`` positions of every list."""
+        """The first ``depth`` positions of every list (without the background and exposure inputs)."""
         cut = slice(0, depth)
         return RankedDocs(self.female[:, cut], self.male[:, cut], self.length[:, cut], self.mask[:, cut],
                           None if self.ties is None else self.ties[:, cut])
@@ -112,7 +133,9 @@ class BiasMeasure:
     :attr:`headlines` are the columns the agreement table compares.
     ``gender_words``: the shipped list it uses unless the audit is given another (None: embedding-based);
     ``ungendered``: its value for a list without any listed word; ``fairness``: True when larger values
-    are fairer (NFaiRR, TExFAIR), False when they are more biased (GSR, RaB, ARaB).
+    are fairer (NFaiRR, TExFAIR), False when they are more biased (GSR, RaB, ARaB); ``family``: ``bias`` (what
+    the lists say) or ``exposure`` (who gets seen: EE, AWRF); ``variant_choices``: the variants it knows;
+    ``headline_variants``: those the agreement table and the verdict read (None: every variant).
     """
 
     name: str
@@ -125,17 +148,21 @@ class BiasMeasure:
     variants: tuple[str, ...] = ()
     gender_words: str | None = None
     candidates: int | None = None
-    parameters: tuple[tuple[str, float], ...] = ()
+    parameters: tuple[tuple[str, float | str], ...] = ()
     ungendered: float | None = None
     fairness: bool = False
+    family: str = BIAS
+    variant_choices: tuple[str, ...] = MAGNITUDE_VARIANTS
+    headline_variants: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.per_query is None:
             return
         check_cutoffs(list(self.cutoffs))
-        unknown = [v for v in self.variants if v not in MAGNITUDE_VARIANTS]
+        unknown = [v for v in self.variants if v not in self.variant_choices]
         if unknown:
-            raise IrfairInputError(None, None, f"{self.name}: expected variants among {', '.join(MAGNITUDE_VARIANTS)}, got {unknown[0]!r}")
+            raise IrfairInputError(None, None, f"{self.name}: expected variants among {', '.join(self.variant_choices)}, "
+                                               f"got {unknown[0]!r}")
         if self.candidates is not None and self.candidates < max(self.cutoffs):
             raise IrfairInputError(None, None, f"{self.name}: expected at least as many candidates ({self.candidates}) "
                                                f"as the largest cut-off ({max(self.cutoffs)})")
@@ -148,7 +175,7 @@ class BiasMeasure:
             changes["variants"] = tuple(changes["variants"])
         return dataclasses.replace(self, **changes)
 
-    def parameter(self, key: str) -> float:
+    def parameter(self, key: str):
         """The value of one of :attr:`parameters`."""
         return dict(self.parameters)[key]
 
@@ -169,7 +196,10 @@ class BiasMeasure:
         if self.per_query is None:
             return (self.name,)
         cutoff = HEADLINE_CUTOFF if HEADLINE_CUTOFF in self.cutoffs else self.cutoffs[0]
-        return tuple(self.column(v, cutoff) for v in (self.variants or (None,)))
+        variants = self.variants or (None,)
+        if self.headline_variants is not None:
+            variants = tuple(v for v in variants if v in self.headline_variants) or variants[:1]
+        return tuple(self.column(v, cutoff) for v in variants)
 
     @property
     def depth(self) -> int:
@@ -214,6 +244,48 @@ def _texfair_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.nda
                                                  for i, c in enumerate(measure.cutoffs)}
 
 
+def _exposure_inputs(measure: BiasMeasure, docs: RankedDocs) -> ExposureDocs:
+    if docs.exposure is None:
+        raise IrfairInputError(None, None, f"{measure.name}: the documents' groups and grades are needed (the audit gives them)")
+    return docs.exposure
+
+
+def _ee_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
+    """EE-L/D/R at each cut-off: positions beyond it expose nothing; tied positions share their tie's mean exposure
+    (the perfect run read as the policy that shuffles each grade level)."""
+    inputs = _exposure_inputs(measure, docs)
+    model, p, u = measure.parameter("model"), measure.parameter("p"), measure.parameter("u")
+    exposure = position_exposure(inputs.grades, docs.mask, model, p, u)
+    positions = np.arange(docs.mask.shape[1])
+    out: dict[str, np.ndarray] = {}
+    for cutoff in measure.cutoffs:
+        cut = docs.tie_mean(np.where(positions < cutoff, exposure, 0.0))
+        targets = inputs.targets.exposure_targets(model, p, u, cutoff)
+        values = expected_exposure_batch(cut, inputs.grades, inputs.groups, docs.mask, targets, model)
+        out |= {measure.column(v, cutoff): values[v] for v in measure.variants}
+    return out
+
+
+def _awrf_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndarray]:
+    """AWRF and nDCG × AWRF at each cut-off, with the Monte Carlo error of the perfect run's expectation over the
+    orders of its ties and each group's share of the attention (``~shares``)."""
+    inputs = _exposure_inputs(measure, docs)
+    targets = inputs.targets.awrf_targets("uniform")
+    values, errors = awrf_batch(inputs.groups, docs.mask, targets, measure.cutoffs, docs.ties)
+    ndcg = trec_ndcg_batch(inputs.grades, docs.mask, inputs.targets.n_relevant, measure.cutoffs)
+    expected_groups = np.stack([docs.tie_mean(inputs.groups[:, :, g]) for g in range(inputs.groups.shape[2])], axis=2)
+    out: dict[str, np.ndarray] = {}
+    for i, cutoff in enumerate(measure.cutoffs):
+        for variant in measure.variants:
+            column = measure.column(variant, cutoff)
+            factor = ndcg[:, i] if variant else 1.0
+            out[column] = factor * values[:, i]
+            if docs.ties is not None:
+                out[column + TIE_STANDARD_ERROR] = factor * errors[:, i]
+        out[measure.column(measure.variants[0], cutoff) + SHARES] = attention_shares(expected_groups, docs.mask, cutoff)
+    return out
+
+
 GSR = BiasMeasure(
     "gsr", "GSR", "Fabris et al., Gender stereotype reinforcement, IP&M 2020",
     "slope of the list's embedding genderedness g_q(L) on the query's g(q) over queries: whether female queries get "
@@ -239,15 +311,33 @@ TEXFAIR = BiasMeasure(
     "fairer (1: balanced exposure, or nothing gendered exposed)", _texfair_columns, (5, 10, 20), (), TEXFAIR_GENDER_WORDS,
     None, (("patience", DEFAULT_PATIENCE),), ungendered=1.0, fairness=True)
 
-BIAS_MEASURES: dict[str, BiasMeasure] = {m.name: m for m in (GSR, RAB, ARAB, NFAIRR, TEXFAIR)}
-DEFAULT_BIAS_MEASURES: tuple[str, ...] = tuple(BIAS_MEASURES)
+EE = BiasMeasure(
+    "ee", "EE", "Diaz, Mitra, Ekstrand, Biega & Carterette, Evaluating Stochastic Rankings with Expected Exposure, CIKM 2020; "
+    "TREC Fair Ranking 2022",
+    "expected exposure of the document groups against the exposure an ideal ranking by grade gives them: EE-L = "
+    "||e - e*||^2 (l), disparity EE-D = e.e (d), relevance EE-R = e.e* (r)",
+    "l: further from the groups' deserved exposure; d: exposure more concentrated; r: more exposure where deserved",
+    _ee_columns, (5, 10, 20), ("l", "d", "r"), RAB_GENDER_WORDS,
+    parameters=(("model", "trec2022"), ("p", 0.5), ("u", 0.5)), family=EXPOSURE, variant_choices=("l", "d", "r"),
+    headline_variants=("l",))
+AWRF = BiasMeasure(
+    "awrf", "AWRF", "Sapiezynski, Zeng, Robertson, Mislove & Wilson, WWW 2019 companion; TREC Fair Ranking 2022 "
+    "(nDCG x AWRF)",
+    "1 minus the Jensen-Shannon divergence between the groups' share of the attention in the top k and the "
+    "relevant documents' groups mixed half and half with a uniform background; awrf_ndcg: TREC Fair's nDCG x AWRF",
+    "fairer (1: the attention is shared as the target)", _awrf_columns, (5, 10, 20), ("", "ndcg"), RAB_GENDER_WORDS,
+    fairness=True, family=EXPOSURE, variant_choices=("", "ndcg"))
+
+BIAS_MEASURES: dict[str, BiasMeasure] = {m.name: m for m in (GSR, RAB, ARAB, NFAIRR, TEXFAIR, EE, AWRF)}
+# the measures an audit computes unless told (the exposure ones need groups: asked for by name)
+DEFAULT_BIAS_MEASURES: tuple[str, ...] = ("gsr", "rab", "arab", "nfairr", "texfair")
 
 
 def resolve_bias_measures(measures: str | Iterable[str | BiasMeasure] | None = None) -> tuple[BiasMeasure, ...]:
     """Measures from names (a comma-separated string or a sequence; :class:`BiasMeasure` objects pass as they
-    are); ``None`` for all of :data:`BIAS_MEASURES`. Unknown, repeated or no names raise IrfairInputError."""
+    are); ``None`` for :data:`DEFAULT_BIAS_MEASURES`. Unknown, repeated or no names raise IrfairInputError."""
     if measures is None:
-        return tuple(BIAS_MEASURES.values())
+        return tuple(BIAS_MEASURES[name] for name in DEFAULT_BIAS_MEASURES)
     items = [part.strip() for part in measures.split(",")] if isinstance(measures, str) else list(measures)
     known = ", ".join(BIAS_MEASURES)
     resolved: list[BiasMeasure] = []
@@ -286,6 +376,19 @@ def with_rank_bias_weighting(measures: Iterable[BiasMeasure], variants: str | It
                                            f"({', '.join(m.name for m in measures)})")
     ordered = tuple(v for v in MAGNITUDE_VARIANTS if v in chosen)
     return tuple(m.with_options(variants=ordered) if m.name in RANK_BIAS_MEASURES else m for m in measures)
+
+
+def with_exposure_model(measures: Iterable[BiasMeasure], model: str) -> tuple[BiasMeasure, ...]:
+    """``measures`` with EE's browsing model set to ``model`` (``trec2022``, ``gerr`` or ``rbp``, p = u = 0.5).
+    IrfairInputError for another name, or when EE is not among ``measures``."""
+    measures = tuple(measures)
+    if model not in BROWSING_MODELS:
+        raise IrfairInputError(None, None, f"expected an exposure browsing model among {', '.join(BROWSING_MODELS)}, got {model!r}")
+    if not any(m.name == EE.name for m in measures):
+        raise IrfairInputError(None, None, f"exposure model {model}: ee is not among the bias measures "
+                                           f"({', '.join(m.name for m in measures)})")
+    return tuple(m.with_options(parameters=tuple((k, model if k == "model" else v) for k, v in m.parameters))
+                 if m.name == EE.name else m for m in measures)
 
 
 def bias_columns(measures: Iterable[BiasMeasure]) -> dict[str, BiasMeasure]:
