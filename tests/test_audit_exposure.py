@@ -203,6 +203,7 @@ def test_hand_values_with_a_groups_file(hand, tmp_path):
     ('{"doc_id": "d1", "gender": "female"\n', ":1: expected one JSON object a line"),
     ('{"doc_id": "d1", "a": "x", "b": "y"}\n', "several attributes (a, b): name one with --group-attribute"),
     ("# only a comment\n", "expected document groups"),
+    ('{"doc_id": "d1", "gender": null}\n{"doc_id": "d2", "gender": []}\n', "no document has a label of the attribute 'gender'"),
 ])
 def test_bad_groups_files_are_one_line(tmp_path, text, message):
     path = tmp_path / "groups.txt"

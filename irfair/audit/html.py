@@ -20,7 +20,7 @@ from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import baseline_rows
 from .baseline_view import legend as baseline_legend
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
-from .comparisons import GSR
+from .comparisons import GSR, significant
 from .html_toolkit import esc, filter_box, header, key_values, notes, page, table
 from .plots import scatter_svg, shared_y_range
 from .result import RANDOM, AuditResult
@@ -273,7 +273,7 @@ def comparisons_section(result: AuditResult) -> str:
                    f"{result.inference.describe()}", "every pair and measure with CIs: comparisons.csv and audit.json"])
     frame = result.comparisons
     options = "".join(f'<option value="{esc(m)}"{" selected" if m == GSR else ""}>{esc(m)}: '
-                      f"{int((frame.loc[frame['measure'] == m, 'p_adjusted'] < result.inference.alpha).sum())} of "
+                      f"{len(significant(frame[frame['measure'] == m]))} of "
                       f"{int((frame['measure'] == m).sum())} pairs differ</option>" for m in measures)
     chooser = ('<div class="chooser"><label for="comparison-measure">measure </label>'
                f'<select id="comparison-measure" data-panels="comparison-panel">{options}</select></div>')

@@ -70,6 +70,8 @@ def read_document_groups(path: str | Path, attribute: str | None = None) -> Docu
     chosen = _attribute(path, sorted(found), attribute)
     of = {doc: tuple(dict.fromkeys(labels)) for doc, labels in found[chosen].items()}
     labels = sorted({label for values in of.values() for label in values})
+    if not labels:
+        raise IrfairInputError(path, None, f"no document has a label of the attribute {chosen!r}: every group would be unknown")
     return DocumentGroups(of, (*labels, UNKNOWN), chosen, str(path))
 
 
