@@ -197,13 +197,16 @@ def test_hand_values_with_a_groups_file(hand, tmp_path):
     ("d1\tfemale\nd2\n", ":2: expected doc_id<TAB>label or doc_id<TAB>attribute<TAB>label, got 1 field"),
     ("d1\tfemale\nd2\tgender\tmale\n", ":2: expected 2 tab-separated fields as on the lines before, got 3"),
     ("d1\tunknown\n", ":1: the label 'unknown' is reserved"),
+    ("d1\tfemale\nd2\t\n", ":2: expected a label, got an empty field"),
+    ("\tfemale\n", ":1: expected a doc_id, got an empty field"),
+    ('{"doc_id": "d1", "id": "d2", "gender": "female"}\n', ":1: expected one document id, got 2 keys: id, doc_id"),
     ('{"doc_id": "d1", "gender": ["female"]}\n{"doc_id": "d2", "gender": [1]}\n', ":2: expected a label"),
-    ('{"doc_id": "d1", "gender": "female"}\n{"gender": "male"}\n', ":2: expected the document id under one of"),
+    ('{"doc_id": "d1", "gender": "female"}\n{"gender": "male"}\n', ":2: expected the document id (a string or integer) under id, doc_id"),
     ('{"doc_id": "d1", "gender": "female"}\n{"doc_id": "d1", "gender": "male"}\n', ":2: document d1 is listed twice"),
     ('{"doc_id": "d1", "gender": "female"\n', ":1: expected one JSON object a line"),
-    ('{"doc_id": "d1", "a": "x", "b": "y"}\n', "several attributes (a, b): name one with --group-attribute"),
+    ('{"doc_id": "d1", "a": "x", "b": "y"}\n', "attributes a, b: name one with --group-attribute"),
     ("# only a comment\n", "expected document groups"),
-    ('{"doc_id": "d1", "gender": null}\n{"doc_id": "d2", "gender": []}\n', "no document has a label of the attribute 'gender'"),
+    ('{"doc_id": "d1", "gender": null}\n{"doc_id": "d2", "gender": []}\n', "no document has a label of 'gender'"),
 ])
 def test_bad_groups_files_are_one_line(tmp_path, text, message):
     path = tmp_path / "groups.txt"
@@ -222,7 +225,7 @@ def test_groups_files_tsv_two_and_three_fields(tmp_path):
     three.write_text("d1\tgender\tfemale\nd1\tregion\teu\n")
     assert read_document_groups(three).attribute == "gender"
     assert read_document_groups(three, "region").of == {"d1": ("eu",)}
-    with pytest.raises(IrfairInputError, match="expected the attribute 'age'; the file has gender, region"):
+    with pytest.raises(IrfairInputError, match="expected the attribute 'age', found gender, region"):
         read_document_groups(three, "age")
 
 
@@ -262,7 +265,9 @@ def test_cli_exposure_audit(toy_files, tmp_path, capsys):
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--document-groups", "groups.tsv"], "--document-groups without an exposure measure: add ee or awrf"),
+    (["--document-groups", "groups.tsv"], "document groups but no exposure measure: add ee or awrf"),
+    (["--bias-measures", "ee", "--group-attribute", "gender"], "group attribute 'gender' without document groups"),
+    (["--fail-on", "ee_l@10-above:S"], "unknown measure 'ee_l@10' (ee is not audited: add it to --bias-measures)"),
     (["--bias-measures", "rab", "--exposure-model", "rbp"], "exposure model rbp: ee is not among the bias measures (rab)"),
 ])
 def test_cli_exposure_options_without_their_measure(toy_files, capsys, options, message):
@@ -271,9 +276,46 @@ def test_cli_exposure_options_without_their_measure(toy_files, capsys, options, 
     assert message in err and err.count("\n") == 1
 
 
+def test_groups_of_another_collection(hand, tmp_path):
+    """A groups file none of whose documents is in the corpus would leave every document unknown and every list
+    perfectly fair: one line instead."""
+    path = tmp_path / "other.tsv"
+    path.write_text("XX1\tfemale\nXX2\tmale\n")
+    with pytest.raises(IrfairInputError, match="none of its 2 documents is in the corpus \\(the first: XX1\\)"):
+        _hand(hand, document_groups=path)
+
+
 def test_outputs_with_exposure_measures(hand, tmp_path):
     result = _hand(hand)
     paths = save_audit(result, tmp_path / "out", plots=False)
     table = (tmp_path / "out" / "table.txt").read_text()
     assert "ee, awrf: groups read from the documents: female/male/neither" in table
     assert any(p.name == "report.html" for p in paths)
+
+
+def test_a_tie_longer_than_the_depth_is_read_whole(hand):
+    """25 relevant documents of one grade (10 with "she", 15 with "he"), the measures read to depth 20: the perfect
+    run's tie reaches past it, so every document is as likely to be in the top 20. EE-L@20 is then 0 (each document's
+    expected exposure Σw(1..20)/25 is its target); RaB_tc@10 = 15/25 − 10/25 = 0.2 at every cut-off; AWRF@5 is the
+    mean over the 2^5 sequences of groups the top 5 can hold, each with its probability drawn without replacement
+    (target: ½ (0.4, 0.6) + ½ (½, ½) = (0.45, 0.55), neither 0)."""
+    docs = {**{f"f{i:02d}": "she" for i in range(10)}, **{f"m{i:02d}": "he" for i in range(15)}}
+    qrels = {"1": dict.fromkeys(docs, 1)}
+    run = {"sys": {"1": sorted(docs)}}
+    result = audit(run, qrels, {"1": Topic("1", "nurse")}, docs, hand, n_bootstrap=50, cache_dir=False, bias_measures="rab,ee,awrf")
+    assert _value(result, "perfect", "1", "ee_l@20") == pytest.approx(0.0, abs=1e-9)
+    assert _value(result, "perfect", "1", "rab_tc@10") == pytest.approx(0.2, abs=1e-12)
+    w = np.array([1.0, 1.0, 1 / math.log2(3), 0.5, 1 / math.log2(5)])
+    target = np.array([0.45, 0.55])
+    expected = 0.0
+    for kinds in itertools.product((0, 1), repeat=5):  # 0: female, 1: male
+        left, probability = [10, 15], 1.0
+        for kind in kinds:
+            probability *= left[kind] / sum(left)
+            left[kind] -= 1
+        attention = np.array([w[np.array(kinds) == 0].sum(), w[np.array(kinds) == 1].sum()]) / w.sum()
+        middle = (attention + target) / 2
+        held = attention > 0
+        js = (np.sum(attention[held] * np.log(attention[held] / middle[held])) + np.sum(target * np.log(target / middle))) / 2
+        expected += probability * (1 - js)
+    assert _value(result, "perfect", "1", "awrf@5") == pytest.approx(expected, abs=1e-7)

@@ -213,7 +213,8 @@ class BiasCounter:
         ``grades`` (``{qid: grade of each listed document}``): documents of equal grade are unordered (perfect run).
         """
         depth = self.setup.depth
-        docs = [lists.get(qid, ())[:depth] for qid in qids]
+        # a tie that reaches past the depth is read whole: each measure's expectation is over the orders of all its documents
+        docs = [lists.get(qid, ())[:depth if grades is None else through_ties(list(grades.get(qid, ())), depth)] for qid in qids]
         lengths = np.array([len(d) for d in docs], dtype=np.int64)
         width = int(lengths.max(initial=0))
         mask = np.arange(width) < lengths[:, None]
@@ -316,6 +317,16 @@ class BiasCounter:
             out[mask] = values[index]
             arrays.append(out)
         return RankedDocs(*arrays, mask)
+
+
+def through_ties(grades: Sequence[float], depth: int) -> int:
+    """How many of a list's documents (``grades`` in rank order, equal grades unordered) to read for ``depth``: the
+    first ``depth``, and the rest of the tie at position ``depth`` (its documents are as likely as the first to
+    stand above the depth)."""
+    n = min(depth, len(grades))
+    while 0 < n < len(grades) and grades[n] == grades[n - 1]:
+        n += 1
+    return n
 
 
 def bias_frame(systems: Mapping[str, tuple[str, SystemBias | None]], setup: BiasSetup) -> pd.DataFrame:

@@ -76,7 +76,9 @@ def bias_footnotes(result: AuditResult) -> list[str]:
     lines.append("n_no_gendered_word: lists whose top t holds no listed word" + (f" ({trivial} there, kept in the mean)" if trivial else "")
                  + (f" ({seen}: no document of a group other than {'/'.join(exposure.ungrouped)})" if seen else "") + "; "
                  "n_undefined: queries missing from the run" + "".join(f", or {m.name} where no candidate has any neutrality"
-                                                                      for m in measures if m.candidates))
+                                                                      for m in measures if m.candidates)
+                 + "".join(f", or ee_d ({m.parameter('model')}) where no relevant document is exposed" for m in measures
+                           if m.name == "ee" and m.parameter("model") != "trec2022"))
     ee = " (ee: the policy that shuffles each tie, its expected exposure)" if any(m.name == "ee" for m in measures) else ""
     lines.append(f"perfect run: equal grades are unordered, so each measure is its mean over the orders of each tie{ee}; the "
                  "perfect and random runs hold K documents per query, a cut-off beyond K reads all K")

@@ -42,6 +42,7 @@ from .baselines import perfect_run, random_run
 from .bias import DEFAULT_BACKGROUND_DEPTH, BiasCounter, GenderWordsSource, NfairrBackground, bias_setup
 from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
+from .effectiveness_only import effectiveness_audit
 from .exposure import check_group_options, exposure_setup
 from .per_query import per_query_table, query_genderedness
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
@@ -102,8 +103,8 @@ def _cli_names(function):
 def audit(
     runs,
     qrels,
-    topics,
-    corpus,
+    topics=None,
+    corpus=None,
     embeddings="w2v-gnews-26k",
     *,
     depth: str | int = "auto",
@@ -168,6 +169,16 @@ def audit(
     check_options(relevance_level, max_depth)
     inference = Inference(n_bootstrap, n_permutations, seed, correction, alpha, baseline)
     labels = measure_labels(measures)
+    if corpus is None:  # effectiveness only: nothing that reads the documents may be asked for
+        _check_without_corpus(bias_measures=bias_measures, gender_words=gender_words, rab_weighting=rab_weighting,
+                              nfairr_background=nfairr_background, nfairr_background_depth=nfairr_background_depth,
+                              document_groups=document_groups, group_attribute=group_attribute, exposure_model=exposure_model)
+        return effectiveness_audit(runs, qrels, topics, measures=measures, labels=labels, complete=complete,
+                                   relevance_level=relevance_level, max_depth=max_depth, inference=inference, depth=depth,
+                                   query_field=query_field)
+    if topics is None:
+        raise IrfairInputError(None, None, "topics are needed with a corpus: GSR reads each query's words (without a corpus, "
+                                           "the audit is of effectiveness only)")
     bias = bias_setup(bias_measures, gender_words, rab_weighting, exposure_model)
     check_group_options(bias.measures, document_groups, group_attribute)
     background_run, nfairr_background_depth = _background_run(nfairr_background, nfairr_background_depth, bias, max_depth)
@@ -326,6 +337,15 @@ def audit(
     return AuditResult(found.systems, emb.name, direction, depth, query_field, counts, labels, provenance=record,
                        warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=bias, inference=inference,
                        comparisons=found.comparisons, tradeoff=found.tradeoff, values=found.values)
+
+
+def _check_without_corpus(**options) -> None:
+    """IrfairInputError when an option that reads the documents is given to an audit without a corpus."""
+    given = [name for name, value in options.items()
+             if value is not None and not (name == "bias_measures" and tuple(value) == DEFAULT_BIAS_MEASURES)]
+    if given:
+        raise IrfairInputError(None, None, f"{given[0]} needs a corpus (the documents' words): give one, or leave it out "
+                                           "for an audit of effectiveness only")
 
 
 def _reads_exposure(bias) -> bool:

@@ -87,6 +87,10 @@ def exposure_setup(measures: Sequence[BiasMeasure], words: Mapping[str, GenderWo
     relevant = {qid: docs for qid, docs in relevant.items() if docs}
     word_list = words.get(exposure[0].name)
     if groups is not None:
+        if not any(doc in store for doc in groups.of):
+            first = next(iter(groups.of))
+            raise IrfairInputError(groups.source, None, f"none of its {len(groups.of)} documents is in the corpus "
+                                                        f"(the first: {first}): groups of another collection?")
         labels = groups.labels
         targets = {qid: (np.array(list(docs.values()), dtype=np.int64), _one_hot([groups.of.get(d, ()) for d in docs], labels))
                    for qid, docs in relevant.items()}
@@ -112,9 +116,10 @@ def exposure_setup(measures: Sequence[BiasMeasure], words: Mapping[str, GenderWo
 def check_group_options(measures: Sequence[BiasMeasure], document_groups, attribute) -> None:
     """IrfairInputError when a groups file or an attribute is given but no exposure measure reads it."""
     if (document_groups is not None or attribute is not None) and not any(m.family == EXPOSURE for m in measures):
-        given = "--document-groups" if document_groups is not None else "--group-attribute"
-        raise IrfairInputError(None, None, f"{given} without an exposure measure: add ee or awrf to the bias measures "
-                                           f"({', '.join(m.name for m in measures)})")
+        given = "document groups" if document_groups is not None else "a group attribute"
+        raise IrfairInputError(None, None, f"{given} but no exposure measure: add ee or awrf to the bias measures")
+    if attribute is not None and document_groups is None:
+        raise IrfairInputError(None, None, f"group attribute {attribute!r} without document groups: it names one of a file's")
 
 
 def _one_hot(labels_of: Sequence[Sequence[str]], labels: tuple[str, ...]) -> np.ndarray:

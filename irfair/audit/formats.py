@@ -13,6 +13,7 @@ from .baseline_view import DAGGER, baseline_rows, differs_from_baseline
 from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import legend as baseline_legend
 from .comparisons import GSR
+from .effectiveness_only import is_measured
 from .result import AuditResult
 from .summary import ci, fmt
 from .verdict import comparison_table, higher_than
@@ -29,7 +30,9 @@ def latex_escape(text: str) -> str:
 def caption(result: AuditResult, latex: bool = False) -> str:
     """What the table shows and how differences were tested: test, permutations, correction, α, resamples, seed."""
     inference = result.inference
-    n_pairs = int((result.comparisons["measure"] == GSR).sum())
+    measured = is_measured(result)
+    family_measure = GSR if measured else (result.measures[0] if result.measures else GSR)
+    n_pairs = int((result.comparisons["measure"] == family_measure).sum())
     alpha = f"$\\alpha = {inference.alpha:g}$" if latex else f"α = {inference.alpha:g}"
     delta = "$\\Delta$" if latex else "Δ"
     minus = "$-$" if latex else "−"
@@ -37,12 +40,17 @@ def caption(result: AuditResult, latex: bool = False) -> str:
     correction = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "none": "no"}[inference.correction]
     dagger = "$^\\dagger$" if latex else DAGGER
     baseline = f" {dagger}: significantly different from {inference.baseline}." if inference.baseline else ""
+    tests = (f"two-sided paired randomization tests, {inference.n_permutations:,} permutations, {correction} correction{family}, "
+             f"{alpha}, seed {inference.seed}; CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries")
+    if not measured:
+        n_queries = max((a.evaluation.n_queries for a in result.audited if a.evaluation is not None), default=0)
+        return (f"Effectiveness of {len(result.audited)} systems on {n_queries} queries (depth {result.depth}; no corpus, so no "
+                f"GSR or bias measure), with the perfect run for reference. Superscript letters: significantly higher than the "
+                f"systems with these letters ({tests}).{baseline}")
     return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "
             f"(embeddings {result.embeddings}, depth {result.depth}), with the perfect and random runs for reference. "
             f"GSR with its 95% bootstrap CI; {delta}: GSR {minus} GSR(perfect), * significant. Superscript letters: "
-            f"significantly higher than the systems with these letters (two-sided paired randomization tests, "
-            f"{inference.n_permutations:,} permutations, {correction} correction{family}, {alpha}, seed {inference.seed}; "
-            f"CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries).{baseline}")
+            f"significantly higher than the systems with these letters ({tests}).{baseline}")
 
 
 def _rows(result: AuditResult):
@@ -69,14 +77,15 @@ def _rows(result: AuditResult):
 
 def format_markdown(result: AuditResult) -> str:
     """The summary as a Markdown table (letters as ``<sup>``), its caption, then every pair's GSR comparison."""
-    headers = ["", "system", "gsr", "gsr_ci95", "delta_gsr", *result.measures]
+    measured = is_measured(result)
+    headers = ["", "system", *(["gsr", "gsr_ci95", "delta_gsr"] if measured else []), *result.measures]
 
     def sup(value: str, letters: str) -> str:
         return f"{value}<sup>{letters}</sup>" if letters else value
 
-    rows = [[r["letter"], r["name"], sup(*r["gsr"]), r["ci"], r["delta"], *(sup(v, m) for v, m in r["measures"])]
-            for r in _rows(result)]
-    lines = markdown_table(headers, rows, "llrlr" + "r" * len(result.measures))
+    rows = [[r["letter"], r["name"], *([sup(*r["gsr"]), r["ci"], r["delta"]] if measured else []),
+             *(sup(v, m) for v, m in r["measures"])] for r in _rows(result)]
+    lines = markdown_table(headers, rows, ("llrlr" if measured else "ll") + "r" * len(result.measures))
     lines += ["", caption(result)]
     against = baseline_rows(result)
     if against:
@@ -104,8 +113,9 @@ def markdown_escape(text: str) -> str:
 def format_latex(result: AuditResult) -> str:
     """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption."""
     measures = list(result.measures)
-    spec = "ll" + "r" * 3 + "r" * len(measures)
-    head = ["", "System", "GSR", "95\\% CI", "$\\Delta$ perfect", *(latex_escape(m) for m in measures)]
+    measured = is_measured(result)
+    spec = "ll" + "r" * (3 if measured else 0) + "r" * len(measures)
+    head = ["", "System", *(["GSR", "95\\% CI", "$\\Delta$ perfect"] if measured else []), *(latex_escape(m) for m in measures)]
 
     def cell(value: str, letters: str = "") -> str:
         text = value.replace("-", "$-$") if value not in ("–", "n/a") else ("--" if value == "–" else value)
@@ -120,7 +130,7 @@ def format_latex(result: AuditResult) -> str:
     systems = [r for r in rows if r["kind"] == "system"]
     for group in (references, systems):
         for r in group:
-            cells = [r["letter"], latex_escape(r["name"]), cell(*r["gsr"]), cell(r["ci"]), cell(r["delta"]),
+            cells = [r["letter"], latex_escape(r["name"]), *([cell(*r["gsr"]), cell(r["ci"]), cell(r["delta"])] if measured else []),
                      *(cell(v, m) for v, m in r["measures"])]
             lines.append(" & ".join(cells) + " \\\\")
         if group is references and references and systems:

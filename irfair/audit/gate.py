@@ -216,9 +216,21 @@ def _measure(result, condition: Condition) -> str:
     by_case = {m.lower(): m for m in known}
     found = by_case.get(condition.measure.lower())
     if found is None:
-        raise IrfairInputError(None, None, f"{condition.text}: unknown measure {condition.measure!r} "
-                                           f"(audited: {_listed(['gsr', *result.measures], result.bias_columns)})")
+        hint = _unaudited_bias_measure(condition.measure)
+        raise IrfairInputError(None, None, f"{condition.text}: unknown measure {condition.measure!r} " + (
+            hint or f"(audited: {_listed(['gsr', *result.measures], result.bias_columns)})"))
     return found
+
+
+def _unaudited_bias_measure(name: str) -> str | None:
+    """``(ee is not audited: add it to --bias-measures)`` when ``name`` is a column of a bias measure left out."""
+    from ..measures.ranking_bias import BIAS_MEASURES
+
+    stem = name.lower().rsplit("@", 1)[0]
+    for measure in BIAS_MEASURES.values():
+        if stem == measure.name or stem.startswith(measure.name + "_"):
+            return f"({measure.name} is not audited: add it to --bias-measures)"
+    return None
 
 
 def _listed(measures: list[str], bias_columns: list[str]) -> str:

@@ -21,6 +21,7 @@ from .baseline_view import baseline_rows
 from .baseline_view import legend as baseline_legend
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .comparisons import GSR, significant
+from .effectiveness_only import is_measured
 from .html_toolkit import esc, filter_box, header, key_values, notes, page, table
 from .plots import scatter_svg, shared_y_range
 from .result import RANDOM, AuditResult
@@ -80,6 +81,8 @@ def provenance_html(record: dict) -> str:
     rows = []
     for kind, value in inputs.items():
         for item in value if isinstance(value, list) else [value]:
+            if item is None:  # not given (an audit without a corpus has no topics, corpus or embeddings)
+                continue
             fingerprint = item.get("sha256") or item.get("fingerprint") or ""
             where = item.get("path") or item.get("name") or ""
             rows.append((kind, str(where), str(fingerprint)))
@@ -191,7 +194,8 @@ def verdict_section(result: AuditResult) -> str:
     heads = "".join(f'<th class="num">{header(h)}</th>' if verdict.numeric[i] else f"<th>{header(h)}</th>" for i, h in zip(keep, headers))
     return ('<ul class="verdict">' + "".join(f"<li>{esc(line)}</li>" for line in said) + "</ul>"
             + f'<table id="verdict-table"><thead><tr>{heads}</tr></thead><tbody>' + "".join(body) + "</tbody></table>"
-            + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant" + letter_note, *legend(result)[1:]]))
+            + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant" + letter_note, *legend(result)[1:]]
+                    if is_measured(result) else [n for n in (letter_note.removeprefix("; "), *legend(result)[-2:]) if n]))
 
 
 def forest_section(result: AuditResult) -> str:
@@ -327,6 +331,8 @@ def influence_section(result: AuditResult) -> str:
 def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> str:
     """The whole ``report.html`` of an audit; ``svgs``: scatter plots already drawn, by system (the others are drawn
     on the audit's shared y range)."""
+    if not is_measured(result):
+        return _effectiveness_page(result)
     svgs = svgs or {}
     y_range = shared_y_range(result) if len(svgs) < len(result.systems) else None
     plots = "".join(f"<figure>{svgs.get(name) or scatter_svg(result, name, y_range)}<figcaption>{esc(name)}: GSR "
@@ -357,5 +363,21 @@ def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> st
         ("excluded-queries", "Excluded queries", excluded_section(result)),
         ("definitions", "Definitions", folded("the definitions used", definitions())),
         ("provenance", "Provenance", folded("settings and input fingerprints", provenance_html(result.provenance))),
+    ]
+    return page("irfair audit report", subtitle, sections)
+
+
+def _effectiveness_page(result: AuditResult) -> str:
+    """``report.html`` of an audit without a corpus: the verdict, the comparisons, warnings and provenance (no GSR)."""
+    n = len(result.audited)
+    subtitle = (f"effectiveness of {n} system{'s' if n != 1 else ''} beside the perfect run (no corpus: GSR and the bias "
+                f"measures not measured); irfair {result.provenance.get('irfair_version', '')} {result.provenance.get('created', '')}")
+    sections = [
+        ("verdict", "Verdict", verdict_section(result)),
+        *([("baseline", f"Against {result.inference.baseline}", baseline_section(result))] if result.inference.baseline else []),
+        ("comparisons", "System against system", comparisons_section(result)),
+        ("warnings", "Warnings", warnings_section(result)),
+        ("provenance", "Provenance", f"<details><summary>settings and input fingerprints</summary>{provenance_html(result.provenance)}"
+                                     "</details>"),
     ]
     return page("irfair audit report", subtitle, sections)

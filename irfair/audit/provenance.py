@@ -109,7 +109,7 @@ def depth_rule(depth: str | int) -> str:
 
 
 def provenance(*, depth: str | int, query_field: str, inference: dict, measures: Sequence[str],
-               random_pool_size: int | None, stopwords: frozenset[str], inputs: dict) -> dict:
+               random_pool_size: int | None, stopwords: frozenset[str] | None, inputs: dict) -> dict:
     """The provenance record of an audit (``command_line`` is filled in by the command line); ``inference``:
     the resampling setting (seed, n_bootstrap, n_permutations, correction, alpha, ...)."""
     return {
@@ -129,7 +129,7 @@ def provenance(*, depth: str | int, query_field: str, inference: dict, measures:
         "random_baseline": None if random_pool_size is None else (
             f"per query, K documents drawn without replacement from all {random_pool_size} documents of the corpus "
             "(sorted by id), generator seeded by (seed, CRC-32 of the query id)"),
-        "stoplist": stoplist_record(stopwords),
-        "tokenizer": {"version": TOKENIZER_VERSION, "rule": TOKENIZER_RULE},
+        "stoplist": None if stopwords is None else stoplist_record(stopwords),  # None: no document read
+        "tokenizer": None if stopwords is None else {"version": TOKENIZER_VERSION, "rule": TOKENIZER_RULE},
         "inputs": inputs,
     }

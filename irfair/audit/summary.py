@@ -14,7 +14,7 @@ from .result import AuditResult
 
 CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% BCa bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
            "delta_gsr_p: paired randomization test")
-
+EFFECTIVENESS_CI_NOTE = "_ci95: 95% BCa bootstrap CIs of the means over queries; letters: paired randomization tests"
 
 fmt = fixed  # a number for people: n/a for None/NaN, fixed digits, noise printed as 0 (irfair.numbers)
 
@@ -52,6 +52,8 @@ def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
 def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
     """The lines under the table: CIs, relative GSR, setting, exclusions per reason, documents, warnings
     (``after_verdict``: without the test setting and the warnings, which the verdict already says)."""
+    if result.direction is None:  # an audit without a corpus: effectiveness only
+        return _effectiveness_footnotes(result, after_verdict)
     lines = [CI_NOTE] if after_verdict else [CI_NOTE, result.inference.describe()]
     if result.relative_gsr_note:  # after the verdict, * marks significance: the note stands alone
         lines.append(result.relative_gsr_note if after_verdict else f"* {result.relative_gsr_note}")
@@ -81,6 +83,18 @@ def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
     if not after_verdict:
         lines += [w.line() for w in result.warnings]
     return lines
+
+
+def _effectiveness_footnotes(result: AuditResult, after_verdict: bool) -> list[str]:
+    """The footnotes of an audit without a corpus: CIs, queries, how the measures average, warnings."""
+    complete = any(a.evaluation is not None and getattr(a.evaluation, "complete", False) for a in result.systems.values())
+    source = "topics" if result.provenance.get("inputs", {}).get("topics") else "qrels queries"
+    lines = [EFFECTIVENESS_CI_NOTE] if after_verdict else [EFFECTIVENESS_CI_NOTE, result.inference.describe()]
+    lines.append(f"queries: {result.counts.get('topics', 0)} {source}, {result.counts.get('queries_with_relevant', 0)} with a "
+                 "relevant document; n_evaluated: queries the measures average over, "
+                 + ("every query of the qrels (trec_eval -c)" if complete
+                    else "those both in the run and in the qrels (as trec_eval averages)"))
+    return lines + ([] if after_verdict else [w.line() for w in result.warnings])
 
 
 def format_table(result: AuditResult) -> str:

@@ -24,6 +24,7 @@ from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COM
 from ..numbers import counted, denoised, fixed, settled
 from .bias_summary import shares_text
 from .comparisons import GSR, detectable, significant
+from .effectiveness_only import NOT_MEASURED, is_measured
 from .result import AuditResult
 from .summary import ci, fmt
 
@@ -81,6 +82,8 @@ def _pair(r, numbers: bool = True) -> str:
 def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> list[str]:
     """The verdict in sentences (see the module docstring), each one line; ``warnings``: end with one line per
     warning kind."""
+    if not is_measured(result):
+        return _effectiveness_sentences(result, warnings)
     inference = result.inference
     alpha = inference.alpha
     audited = result.audited
@@ -156,6 +159,22 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
     return lines
 
 
+def _effectiveness_sentences(result: AuditResult, warnings: bool) -> list[str]:
+    """The verdict of an audit without a corpus: its header, that GSR was not measured, the effectiveness counts."""
+    inference = result.inference
+    audited = result.audited
+    n_queries = max((a.evaluation.n_queries for a in audited if a.evaluation is not None), default=0)
+    lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {counted(n_queries, 'query', 'queries')}, "
+             f"effectiveness only, depth {result.depth}, {inference.correction} correction, alpha {inference.alpha:g}",
+             NOT_MEASURED]
+    first = result.comparisons[result.comparisons["measure"] == result.measures[0]] if result.measures else result.comparisons
+    part = _counts(result, list(result.measures))
+    if len(audited) >= 2 and inference.n_permutations > 0 and part:
+        against = f"against {inference.baseline} (of {len(first)} systems)" if inference.baseline else f"pairs differing (of {len(first)})"
+        lines.append(f"effectiveness, {against}: {part}")
+    return lines + ([w.line() for w in result.warnings] if warnings else [])
+
+
 def _attention(result: AuditResult) -> str | None:
     """``who gets seen @10 (female/male/neither, % of the attention): perfect 2/1/97; bm25 ...``: each system's mean
     share of the top 10's attention by group (AWRF's distribution), beside the perfect run's; None without AWRF."""
@@ -228,6 +247,8 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     """The verdict table: letter, system, gsr, gsr_ci95, gsr>, delta_gsr (with ``*``), p_adjusted, the first
     effectiveness measure (or ``measures``) and its letters; ``wide``: every measure and the other columns of
     ``table()``."""
+    if not is_measured(result):
+        return _effectiveness_table(result, wide)
     table = result.table()
     letters = result.letters
     measures = list(result.measures) if wide else list(result.measures[:1] if measures is None else measures)
@@ -262,9 +283,38 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     return VerdictTable(headers, rows, numeric, kinds)
 
 
+def _effectiveness_table(result: AuditResult, wide: bool) -> VerdictTable:
+    """The verdict table without GSR (an audit without a corpus): each measure, its letters (and CI with ``wide``)."""
+    table = result.table()
+    letters = result.letters
+    measures = list(result.measures)
+    marks = {m: higher_than(result, m) for m in measures}
+    headers = ["", "system", *(h for m in measures for h in ([m, f"{m}>"] + ([f"{m}_ci95"] if wide else [])))]
+    headers += ["n_evaluated"] if wide else []
+    rows = []
+    for name, row in table.iterrows():
+        cells = [letters.get(name, ""), str(name)]
+        for m in measures:
+            cells += [fmt(row[m]), marks[m].get(name, "")] + ([ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"])] if wide else [])
+        rows.append(cells + ([str(int(row["n_evaluated"]))] if wide else []))
+    if len(letters) < 2:
+        keep = [i for i, h in enumerate(headers) if h != "" and not h.endswith(">")]
+        headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
+    numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
+    return VerdictTable(headers, rows, numeric, list(table["kind"]))
+
+
 def legend(result: AuditResult) -> list[str]:
     """The lines under the verdict table: what the marks mean and how they were tested."""
     inference = result.inference
+    if not is_measured(result):
+        first = result.measures[0] if result.measures else "MAP"
+        n_pairs = int((result.comparisons["measure"] == first).sum())
+        described = inference.describe("the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure")
+        cut = described.index("; 95%")
+        columns = ", ".join(m + ">" for m in result.measures)
+        marks = [f"{columns}: significantly higher than these letters"] if len(result.letters) >= 2 else []
+        return marks + [described[:cut], described[cut + 2:]]
     n_pairs = int((result.comparisons["measure"] == GSR).sum())
     first = result.measures[0] if result.measures else "MAP"
     marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.letters) >= 2 else ""

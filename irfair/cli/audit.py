@@ -3,6 +3,7 @@ effectiveness and the measures' agreement."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import textwrap
@@ -31,8 +32,9 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("runs", nargs="+", help="TREC run files (6 columns: qid Q0 doc_id rank score tag; plain, gzip, bzip2 or xz), "
                                            "or folders of them (each *.run/*.txt file a system)")
     p.add_argument("--qrels", required=True, help="TREC qrels file or ir_datasets id (e.g. disks45/nocr/trec-robust-2004)")
-    p.add_argument("--topics", required=True, help="TREC topics or qid<TAB>query file, or ir_datasets id")
-    p.add_argument("--corpus", required=True, help="TREC SGML/JSONL file or folder, .txt folder, Lucene index or ir_datasets id")
+    p.add_argument("--topics", default=None, help="TREC topics or qid<TAB>query file, or ir_datasets id (needed with --corpus)")
+    p.add_argument("--corpus", default=None, help="TREC SGML/JSONL file or folder, .txt folder, Lucene index or ir_datasets id "
+                                                  "(without it: effectiveness only, no GSR or bias measure)")
     p.add_argument("--depth", type=options.depth_type, default="auto", help="auto (= each query's number of relevant documents) or N")
     options.add_query_field(p)
     p.add_argument("--measures", default=None, help="comma-separated ir_measures or trec_eval names (default MAP,nDCG@100,P@10)")
@@ -79,15 +81,13 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default=None,
                    help="folder for audit.json, per_query.csv, comparisons.csv, table.txt/.tsv, agreement.csv, plots and report.html")
     options.add_audit_format(p)
-    options.add_embeddings(p)
+    options.add_embeddings(p, several=True)
     options.add_cache(p)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..audit import audit
+    from ..audit.across_embeddings import agreement_lines, audit_embeddings, split_embeddings
     from ..audit.gate import parse_condition
-    from ..audit.provenance import relative_command_line
-    from ..audit.report import render, save_audit
     from ..errors import IrfairInputError
 
     if args.per_query and args.format != "table":
@@ -96,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
         raise IrfairInputError(None, None, f"--wide widens the terminal table (--format table), not --format {args.format}")
     conditions = [parse_condition(text) for text in args.fail_on]
     options.check_paths(args, folders=("out",))
-    result = audit(
-        args.runs, args.qrels, args.topics, args.corpus, args.embeddings, depth=args.depth, query_field=args.query_field,
-        n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
+    embeddings = split_embeddings(args.embeddings) if args.corpus is not None else [args.embeddings]
+    settings = dict(
+        depth=args.depth, query_field=args.query_field, n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
         progress=options.progress(args), bias_measures=args.bias_measures, gender_words=args.gender_words,
         strict=args.strict, relevance_level=args.level_for_rel, max_depth=args.max_retrieved,
@@ -107,20 +107,49 @@ def run(args: argparse.Namespace) -> int:
         nfairr_background_depth=args.nfairr_background_depth, document_groups=args.document_groups,
         group_attribute=args.group_attribute, exposure_model=args.exposure_model,
     )
+    results = audit_embeddings(args.runs, args.qrels, args.topics, args.corpus, embeddings, **settings)
+    several = len(results) > 1
+    for line in agreement_lines(results):  # the answer first: do the embeddings agree?
+        print(textwrap.fill(line, 100, subsequent_indent="    ", break_long_words=False) + "\n",
+              file=sys.stdout if args.format == "table" else sys.stderr)
+    codes = [_report(args, result, conditions, name if several else None) for name, result in results.items()]
+    if several and args.format == "json":  # one JSON document: {embedding: audit}
+        print(json.dumps({name: result.to_dict() for name, result in results.items()}, indent=2, ensure_ascii=False))
+    return 1 if 1 in codes else max(codes)
+
+
+def _report(args: argparse.Namespace, result, conditions, embedding: str | None) -> int:
+    """Print (and with --out save) one audit; its exit status: 1 when a --fail-on condition is met, 3 when one could
+    not be decided, else 0. ``embedding``: the embedding's name when the audit is one of several (its own header and
+    output folder ``OUT/<name>``)."""
+    from pathlib import Path
+
+    from ..audit.provenance import relative_command_line
+    from ..audit.report import render, save_audit
+
     failures = result.check(conditions, allow_undecided=args.allow_undecided)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
-    paths = save_audit(result, args.out, plots=not args.no_plots) if args.out else []
+    out = None if not args.out else args.out if embedding is None else str(Path(args.out) / Path(embedding).name)
+    paths = save_audit(result, out, plots=not args.no_plots) if out else []
+    if embedding is not None and args.format != "json":
+        print(EMBEDDING_HEADER[args.format].format(embedding))
     for failure in failures:  # the answer to --fail-on comes first, within 100 columns
         print(textwrap.fill(failure.line(), 100, subsequent_indent="    ", break_long_words=False),
               file=sys.stdout if args.format == "table" else sys.stderr)
-    print(render(result, args.format, args.wide), end="")
+    if embedding is None or args.format != "json":  # several in JSON: printed together
+        print(render(result, args.format, args.wide), end="")
     if args.per_query:
         print_per_query(result)
-    if args.out and not args.quiet:
-        print(f"wrote {len(paths)} files to {args.out} (open {args.out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
+    if out and not args.quiet:
+        print(f"wrote {len(paths)} files to {out} (open {out.rstrip('/')}/report.html in a browser)", file=sys.stderr)
     if any(f.undecided is None for f in failures):
         return 1
     return 3 if failures else 0  # what is left could not be decided (or --allow-undecided dropped it)
+
+
+# the line that opens each embedding's audit when several are given, per --format
+EMBEDDING_HEADER = {"table": "== embeddings {} ==", "markdown": "## embeddings {}\n", "latex": "% embeddings {}",
+                    "tsv": "# embeddings {}"}
 
 
 def print_per_query(result) -> None:

@@ -204,10 +204,12 @@ def add_cache(parser: argparse.ArgumentParser, no_cache: bool = True) -> None:
         group.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
 
 
-def add_embeddings(parser: argparse.ArgumentParser, only_if_given: bool = False) -> None:
+def add_embeddings(parser: argparse.ArgumentParser, only_if_given: bool = False, several: bool = False) -> None:
     """``--embeddings NAME|FILE``; with ``only_if_given`` its value is None unless given (the help still
-    names the default), for a command where only some choices use embeddings."""
-    help = "w2v-gnews-26k, glove-6b-50d or a vectors file"
+    names the default), for a command where only some choices use embeddings; ``several``: the command takes a
+    comma-separated list (one audit each)."""
+    help = "w2v-gnews-26k, glove-6b-50d or a vectors file" + (", or several separated by commas (an audit each, and whether "
+                                                               "their conclusions agree)" if several else "")
     parser.add_argument("--embeddings", default=None if only_if_given else DEFAULT_EMBEDDINGS,
                         help=f"{help} (default: {DEFAULT_EMBEDDINGS})" if only_if_given else help)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import importlib
 
-_EXPORTS = {"AuditingSearcher": ".pyserini", "audit_lists": ".pyserini", "Genderedness": ".pyterrier", "gsr_experiment": ".pyterrier"}
+_EXPORTS = {"AuditingSearcher": ".pyserini", "audit_lists": ".pyserini", "Genderedness": ".pyterrier", "gsr_experiment": ".pyterrier",
+            "bias_measures": ".pyterrier", "bias_measure_of": ".pyterrier"}
 
 __all__ = sorted(_EXPORTS)
 

@@ -227,7 +227,8 @@ def _nfairr_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.ndar
     threshold = measure.parameter("threshold")
     listed = docs.head(max(measure.cutoffs))
     candidates = docs.background if docs.background is not None else docs.head(measure.candidates or docs.mask.shape[1])
-    omega = listed.tie_mean(document_neutrality(listed.female, listed.male, threshold=threshold))
+    # tie means over the whole list: a tie reaching past the cut-offs is averaged over all its documents
+    omega = docs.tie_mean(document_neutrality(docs.female, docs.male, threshold=threshold))[:, :listed.mask.shape[1]]
     candidate_omega = document_neutrality(candidates.female, candidates.male, threshold=threshold)
     return _by_cutoff(measure, None, nfairr_batch(omega, listed.mask, candidate_omega, candidates.mask, measure.cutoffs))
 

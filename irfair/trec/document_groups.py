@@ -71,24 +71,26 @@ def read_document_groups(path: str | Path, attribute: str | None = None) -> Docu
     of = {doc: tuple(dict.fromkeys(labels)) for doc, labels in found[chosen].items()}
     labels = sorted({label for values in of.values() for label in values})
     if not labels:
-        raise IrfairInputError(path, None, f"no document has a label of the attribute {chosen!r}: every group would be unknown")
+        raise IrfairInputError(path, None, f"no document has a label of {chosen!r}: every group would be unknown")
     return DocumentGroups(of, (*labels, UNKNOWN), chosen, str(path))
 
 
 def _label(path, number: int, value) -> str:
     if not isinstance(value, str) or not value.strip() or value != value.strip():
-        raise IrfairInputError(path, number, f"expected a label (a non-empty string without surrounding spaces), got {value!r}")
+        raise IrfairInputError(path, number, f"expected a label (a non-empty string), got {value!r}"[:90])
     if value == UNKNOWN:
-        raise IrfairInputError(path, number, f"the label {UNKNOWN!r} is reserved for documents without a group: leave them out")
+        raise IrfairInputError(path, number, f"the label {UNKNOWN!r} is reserved (no group): leave such documents out")
     return value
 
 
 def _tsv_line(path, number: int, text: str, found: dict, kind: str) -> str:
     fields = text.rstrip("\r\n").split("\t")
     shape = {2: "tsv2", 3: "tsv3"}.get(len(fields))
-    if shape is None or any(not f.strip() for f in fields):
-        raise IrfairInputError(path, number, f"expected doc_id<TAB>label or doc_id<TAB>attribute<TAB>label, got {len(fields)} "
-                                             f"field(s): {text[:60]!r}")
+    if shape is None:
+        raise IrfairInputError(path, number, f"expected doc_id<TAB>label or doc_id<TAB>attribute<TAB>label, got {len(fields)} field(s)")
+    if any(not f.strip() for f in fields):
+        empty = ("doc_id", "label") if shape == "tsv2" else ("doc_id", "attribute", "label")
+        raise IrfairInputError(path, number, f"expected a {next(n for n, f in zip(empty, fields) if not f.strip())}, got an empty field")
     if kind not in ("tsv", shape):
         raise IrfairInputError(path, number, f"expected {2 if kind == 'tsv2' else 3} tab-separated fields as on the lines "
                                              f"before, got {len(fields)}")
@@ -105,8 +107,10 @@ def _json_line(path, number: int, text: str, found: dict) -> None:
     if not isinstance(record, dict):
         raise IrfairInputError(path, number, f"expected a JSON object, got {type(record).__name__}")
     keys = [k for k in ID_KEYS if k in record]
-    if len(keys) != 1 or not isinstance(record[keys[0]], (str, int)) or isinstance(record[keys[0]], bool):
-        raise IrfairInputError(path, number, f"expected the document id under one of {', '.join(ID_KEYS)} (a string)")
+    if len(keys) > 1:
+        raise IrfairInputError(path, number, f"expected one document id, got {len(keys)} keys: {', '.join(keys)}")
+    if len(keys) != 1 or not isinstance(record[keys[0]], (str, int)) or isinstance(record[keys[0]], bool) or record[keys[0]] == "":
+        raise IrfairInputError(path, number, f"expected the document id (a string or integer) under {', '.join(ID_KEYS)}")
     doc = str(record[keys[0]])
     for attribute, value in record.items():
         if attribute == keys[0]:
@@ -122,10 +126,10 @@ def _json_line(path, number: int, text: str, found: dict) -> None:
 def _attribute(path, attributes: list[str], wanted: str | None) -> str:
     if wanted is not None:
         if wanted not in attributes:
-            raise IrfairInputError(path, None, f"expected the attribute {wanted!r}; the file has {', '.join(attributes) or 'none'}")
+            raise IrfairInputError(path, None, f"expected the attribute {wanted!r}, found {', '.join(attributes) or 'none'}")
         return wanted
     if len(attributes) == 1:
         return attributes[0]
     if PREFERRED_ATTRIBUTE in attributes:
         return PREFERRED_ATTRIBUTE
-    raise IrfairInputError(path, None, f"several attributes ({', '.join(attributes)}): name one with --group-attribute")
+    raise IrfairInputError(path, None, f"attributes {', '.join(attributes)}: name one with --group-attribute")
