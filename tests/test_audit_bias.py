@@ -330,7 +330,7 @@ def test_cli_options(toy_files, tmp_path, capsys):
     (("--bias-measures", "gsr", "--gender-words", "rekabsaz2021"),
      "irfair: error: gender words rekabsaz2021: no bias measure that counts them (rab, arab, nfairr, texfair) is among the "
      "bias measures (gsr)\n"),
-    (("--format", "markdown", "--wide"), "irfair: error: --wide widens the terminal table (--format table), not --format markdown\n"),
+    (("--format", "markdown", "--wide"), "irfair: error: --wide widens the terminal table or the LaTeX one, not --format markdown\n"),
     # a relevance level no judgement reaches made every effectiveness measure 0, the perfect run's too
     (("-l", "2"), "irfair: error: {qrels}: no judgement reaches relevance level 2 (-l): the highest grade is 1, so every "
                   "effectiveness measure would be 0\n"),

@@ -87,6 +87,20 @@ def test_latex(result):
     assert "& -- &" in next(line for line in lines if line.startswith(" & perfect"))
 
 
+def test_wide_latex_spans_the_page_with_each_measures_ci(result):
+    """``--wide --format latex`` (``result.to_latex(wide=True)``): a ``table*`` whose every measure has its CI beside it,
+    the interval of ``table()``; the narrow table is unchanged by the option's existence."""
+    text = result.to_latex(wide=True)
+    lines = text.splitlines()
+    assert lines[1] == "\\begin{table*}[t]" and lines[-1] == "\\end{table*}"
+    assert next(line for line in lines if line.startswith(" & System")).count("95\\% CI") == 1 + len(result.measures)
+    row = next(line for line in lines if line.startswith("a & "))
+    low, high = result.table().loc[LONG, ["MAP_ci_low", "MAP_ci_high"]]
+    assert f"1.0000\\textsuperscript{{bc}} & [+{low:.4f}, +{high:.4f}]" in row
+    assert result.to_latex() == render(result, "latex") and result.to_markdown() == render(result, "markdown")
+    assert result.to_text() == render(result, "table") and "<table id=\"verdict-table\">" in result._repr_html_()
+
+
 def test_tsv_holds_the_summary_then_every_comparison(result):
     summary, comparisons = render(result, "tsv").split("\n\n")
     assert summary.splitlines()[0].split("\t")[:3] == ["system", "kind", "gsr"] and len(summary.splitlines()) == 6

@@ -1,5 +1,6 @@
 import codecs
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -21,7 +22,7 @@ def test_fairness_command(tmp_path, capsys):
     out = tmp_path / "result.json"
     assert main(["fairness", str(csv), "--label", "admitted", "--prediction", "predicted", "--score", "score",
                  "--groups", "gender,race", "--alpha", "0", "--json", str(out)]) == 0
-    printed = capsys.readouterr().out
+    printed = _one_line(capsys.readouterr().out)
     assert "GapRMS" in printed and "rate(A) − rate(B)" in printed and "sorted order" in printed
     result = json.loads(out.read_text())
     assert result["epsilon"]["gender × race"]["epsilon_data"] == pytest.approx(1.511, abs=5e-4)
@@ -54,7 +55,12 @@ def _audit(tmp_path, capsys, csv, *extra):
     code = main(["fairness", str(csv), "--label", "y", "--prediction", "yhat", "--groups", "gender", "--json", str(out), *extra])
     captured = capsys.readouterr()
     assert code == 0, captured.err
-    return json.loads(out.read_text()), captured.out
+    return json.loads(out.read_text()), _one_line(captured.out)
+
+
+def _one_line(printed):
+    """The printed text with every run of white space as one space (sentences are wrapped at 100 columns)."""
+    return " ".join(printed.split())
 
 
 @pytest.mark.parametrize("female, male", [("F", "M"), ("she", "he"), ("female", "male"), ("Woman", "Man")])
@@ -113,9 +119,42 @@ def test_positive_maps_one_value_against_the_rest(tmp_path, capsys):
 def test_multiclass(tmp_path, capsys):
     csv = tmp_path / "m.csv"
     csv.write_text("gender,y,yhat\nF,a,a\nF,b,b\nF,c,a\nM,a,a\nM,b,c\nM,c,c\n")
-    result, _ = _audit(tmp_path, capsys, csv, "--multiclass")
+    result, printed = _audit(tmp_path, capsys, csv, "--multiclass")
     # TPR gaps F − M: a 1 − 1, b 1 − 0, c 0 − 1
     assert [result["gaps"]["per_class"][c]["TPR"] for c in "abc"] == [0.0, 1.0, -1.0]
+    # one table per class, each class against the rest; class c: F selects 0 of 3, M 2 of 3 → F's ratio 0, flagged
+    assert [printed.count(f"class '{c}' group rate") for c in "abc"] == [1, 1, 1]
+    assert result["positive_class"] is None and list(result["group_rates"]) == ["a", "b", "c"]
+    impact = result["disparate_impact"]["c"]
+    assert impact["reference_group"] == "M" and impact["reference_selection_rate"] == pytest.approx(2 / 3)
+    assert impact["by_group"]["F"] == {"selection_rate": 0.0, "ratio": 0.0, "below_four_fifths": True}
+
+
+# 1 of 2 (F's TPR): center 0.5, half-width z/(1 + z²/2)·sqrt(1/8 + z²/16) = 0.405469; 2 of 2 (M's TPR):
+# [1/(1 + z²/2), 1] = [0.342380, 1]; 0 of 2 (M's FPR): [0, (z²/2)/(1 + z²/2)] = [0, 0.657620] (z² = 3.841459).
+def test_binary_task_is_one_table_with_counts_intervals_and_the_four_fifths_rule(tmp_path, capsys):
+    out = tmp_path / "out.json"
+    assert main(["fairness", str(_gender_csv(tmp_path / "g.csv")), "--label", "y", "--prediction", "yhat", "--groups", "gender",
+                 "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    result = json.loads(out.read_text())
+    assert result["positive_class"] == "1" and list(result["group_rates"]) == ["1"]
+    assert printed.count("class '1'\n") == 1 and "class '0'\n" not in printed  # each rate once, for class 1
+    rates = result["group_rates"]["1"]
+    assert rates["F"]["TPR"] == pytest.approx({"rate": 0.5, "k": 1, "n": 2, "n_counts": "positives",
+                                               "ci_low": 0.094531, "ci_high": 0.905469}, abs=1e-6)
+    assert (rates["M"]["TPR"]["ci_low"], rates["M"]["TPR"]["ci_high"]) == pytest.approx((0.342380, 1.0), abs=1e-6)
+    assert (rates["M"]["FPR"]["k"], rates["M"]["FPR"]["n"], rates["M"]["FPR"]["ci_high"]) == pytest.approx((0, 2, 0.657620), abs=1e-6)
+    assert re.search(r"^F +PPR +0\.5000 .+ 2 +4 +rows +0\.0000 +1\.0000$", printed, re.M)
+    assert re.search(r"^ +TPR +0\.5000 +0\.0945 +0\.9055 +1 +2 +positives +-0\.5000$", printed, re.M)
+    assert re.search(r"^ +FPR +0\.0000 +0\.0000 +0\.6576 +0 +2 +negatives +-$", printed, re.M)
+    # both select 2 of 4: a tie, the first group is the reference, ratios 1, nothing flagged
+    impact = result["disparate_impact"]["1"]
+    assert impact["reference_group"] == "F" and impact["threshold"] == 0.8
+    assert [impact["by_group"][g]["ratio"] for g in "FM"] == [1.0, 1.0] and "  < 4/5" not in printed
+    assert "every group's ratio to it is at least 0.8" in _one_line(printed)
+    # every number of every table with 4 decimals (0.8, the rule's threshold, is text)
+    assert {len(number.split(".")[1]) for number in re.findall(r"\d+\.\d+", printed) if number != "0.8"} == {4}
 
 
 GOOD = "gender,y,yhat,p\nF,1,1,0.5\nM,0,0,0.5\n"
@@ -229,7 +268,7 @@ def test_race_on_adult_gives_every_values_rates_gaps_and_the_spread(shared_data,
     assert races == ["Amer-Indian-Eskimo", "Asian-Pac-Islander", "Black", "Other", "White"]
     for race in races:
         assert race in printed
-    assert "White being the largest group (13,946 rows)" in printed
+    assert "White being the largest group (13,946 rows)" in _one_line(printed)
     gaps = json.loads(out.read_text())["gaps"]
     assert gaps["groups"] == races and gaps["reference_group"] == "White"
 
@@ -251,3 +290,34 @@ def test_race_on_adult_gives_every_values_rates_gaps_and_the_spread(shared_data,
     assert "gaps" not in gaps["by_group"]["White"]
     assert gaps["spread"][">50K"]["PPR"] == pytest.approx(max(map(ppr, races)) - min(map(ppr, races)))
     assert max(map(len, printed.splitlines())) <= 100
+    # the positive class is '>50K' ('<=50K' < '>50K'), printed once; Amer-Indian-Eskimo's TPR rests on 3 of 19
+    # positives, Wilson [0.055205, 0.375655] (worked out in test_fairness_intervals.py)
+    result = json.loads(out.read_text())
+    assert result["positive_class"] == ">50K" and list(result["group_rates"]) == [">50K"]
+    tpr_entry = result["group_rates"][">50K"]["Amer-Indian-Eskimo"]["TPR"]
+    positives = [r for r in rows if r[0] == "Amer-Indian-Eskimo" and r[2] == ">50K"]
+    assert (tpr_entry["k"], tpr_entry["n"]) == (sum(r[3] == ">50K" for r in positives), len(positives)) == (3, 19)
+    assert (tpr_entry["ci_low"], tpr_entry["ci_high"]) == pytest.approx((0.055205, 0.375655), abs=1e-6)
+    assert re.search(r"^ +TPR +0\.1579 +0\.0552 +0\.3757 +3 +19 +positives +-0\.3381$", printed, re.M)
+    # four-fifths: every race's selection rate over Asian-Pac-Islander's, the highest, counted from the rows
+    impact = result["disparate_impact"][">50K"]
+    highest = max(races, key=ppr)
+    assert impact["reference_group"] == highest == "Asian-Pac-Islander"
+    for race in races:
+        assert impact["by_group"][race]["ratio"] == pytest.approx(ppr(race) / ppr(highest))
+        assert impact["by_group"][race]["below_four_fifths"] == (ppr(race) / ppr(highest) < 0.8)
+    assert printed.startswith("four-fifths rule, class '>50K': highest selection rate Asian-Pac-Islander 0.4292; below 0.8 of "
+                              "it:\n  Amer-Indian-Eskimo 0.2345, Black 0.3612, Other 0.4315, White 0.5938\n")
+
+
+def test_long_group_names_are_cut_in_the_table_not_in_the_json(tmp_path, capsys):
+    long_name = "Native Hawaiian or Other Pacific Islander"  # 41 characters
+    csv = tmp_path / "long.csv"
+    csv.write_text("group,y,yhat\n" + "".join(f"{g},1,{p}\n" for g in (long_name, "B", "C") for p in (1, 0)))
+    out = tmp_path / "out.json"
+    assert main(["fairness", str(csv), "--label", "y", "--prediction", "yhat", "--groups", "group", "--json", str(out)]) == 0
+    captured = capsys.readouterr()
+    printed = captured.out
+    assert captured.err == "" and max(map(len, printed.splitlines())) <= 100
+    assert re.search(r"^Native Hawaiian or[^\n]*… +PPR +0\.5000 ", printed, re.M)  # the rates table's row, cut
+    assert long_name in json.loads(out.read_text())["group_rates"]["1"]

@@ -128,6 +128,11 @@ def agreement_footnotes(result: AuditResult) -> list[str]:
     if biased and fair:
         lines.append(f"{biased} grow with bias, {fair} with fairness: agreement shows as tau, r > 0 within these groups and "
                      "< 0 across them")
+    signed = [m.name for m in measures if m.name in ("rab", "arab")]
+    if signed and len(measures) > len(signed):
+        lines.append(f"signs: gsr > 0 reinforces stereotypes (female queries get female lists); {', '.join(signed)} > 0: the list "
+                     "leans male, whatever the query — a direction, not a degree, so their tau and r with the other measures "
+                     "compare unlike things (read the magnitude |rab| for a degree)")
     return lines
 
 

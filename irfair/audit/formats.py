@@ -72,6 +72,7 @@ def _rows(result: AuditResult):
             "ci": ci(row["gsr_ci_low"], row["gsr_ci_high"]),
             "delta": "–" if perfect else fmt(row["delta_gsr"], sign=True) + star,
             "measures": [(fmt(row[m]) + dagger(m, name), marks[m].get(name, "")) for m in result.measures],
+            "measure_cis": [ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"]) for m in result.measures],
         }
 
 
@@ -110,12 +111,15 @@ def markdown_escape(text: str) -> str:
     return " ".join(text.splitlines())
 
 
-def format_latex(result: AuditResult) -> str:
-    """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption."""
+def format_latex(result: AuditResult, wide: bool = False) -> str:
+    """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption; ``wide``: a
+    ``table*`` (both columns of a two-column paper) with each measure's 95% CI beside it."""
     measures = list(result.measures)
     measured = is_measured(result)
-    spec = "ll" + "r" * (3 if measured else 0) + "r" * len(measures)
-    head = ["", "System", *(["GSR", "95\\% CI", "$\\Delta$ perfect"] if measured else []), *(latex_escape(m) for m in measures)]
+    spec = "ll" + "r" * (3 if measured else 0) + ("rl" if wide else "r") * len(measures)
+    head = ["", "System", *(["GSR", "95\\% CI", "$\\Delta$ perfect"] if measured else []),
+            *(h for m in measures for h in ([latex_escape(m)] + (["95\\% CI"] if wide else [])))]
+    environment = "table*" if wide else "table"
 
     def cell(value: str, letters: str = "") -> str:
         text = value.replace("-", "$-$") if value not in ("–", "n/a") else ("--" if value == "–" else value)
@@ -123,7 +127,7 @@ def format_latex(result: AuditResult) -> str:
         return text + (f"\\textsuperscript{{{letters}}}" if letters else "")
 
     lines = ["% irfair audit table: needs \\usepackage{booktabs} in the preamble",
-             "\\begin{table}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
+             f"\\begin{{{environment}}}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
              "\\label{tab:irfair-audit}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
     rows = list(_rows(result))
     references = [r for r in rows if r["kind"] != "system"]
@@ -131,11 +135,12 @@ def format_latex(result: AuditResult) -> str:
     for group in (references, systems):
         for r in group:
             cells = [r["letter"], latex_escape(r["name"]), *([cell(*r["gsr"]), cell(r["ci"]), cell(r["delta"])] if measured else []),
-                     *(cell(v, m) for v, m in r["measures"])]
+                     *(c for (v, m), interval in zip(r["measures"], r["measure_cis"])
+                       for c in ([cell(v, m)] + ([cell(interval)] if wide else [])))]
             lines.append(" & ".join(cells) + " \\\\")
         if group is references and references and systems:
             lines.append("\\midrule")
-    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    lines += ["\\bottomrule", "\\end{tabular}", f"\\end{{{environment}}}"]
     return "\n".join(lines) + "\n"
 
 

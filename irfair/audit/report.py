@@ -15,7 +15,7 @@ from ..cache import refuse_inside_cache
 from .baseline_view import baseline_lines
 from .bias_summary import format_bias
 from .effectiveness_only import is_measured
-from .formats import FORMATTERS, format_tsv
+from .formats import FORMATTERS, format_latex, format_tsv
 from .html import audit_page
 from .plots import scatter_drawings, shared_y_range
 from .result import AuditResult
@@ -56,6 +56,8 @@ def render(result: AuditResult, form: str = "table", wide: bool = False) -> str:
     """The audit in one of :data:`FORMATS` for stdout."""
     if form == "json":
         return format_json(result)
+    if form == "latex":
+        return format_latex(result, wide)
     if form in FORMATTERS:
         return FORMATTERS[form](result)
     return format_text(result, wide) + "\n"

@@ -30,6 +30,8 @@ from .summary import ci, fmt
 
 WIDTH = 100
 BIAS_LABEL = "bias @10"
+# what "depth auto" in the verdict's first line means, said once under its table
+DEPTH_AUTO = "; depth auto = each query's number of relevant documents"
 EXPOSURE_LABEL = "exposure @10"
 MARK = "*"
 MIN_NAME = 8
@@ -322,7 +324,8 @@ def legend(result: AuditResult) -> list[str]:
     family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure"
     described = inference.describe(family if n_pairs else "the systems")
     cut = described.index("; 95%")
-    return lines + [described[:cut], described[cut + 2:]]
+    depth = DEPTH_AUTO if result.depth == "auto" else ""
+    return lines + [described[:cut], described[cut + 2:] + depth]
 
 
 LONGEST_WORD = 96  # a longer word of a sentence (a long system name) is cut: wrapped with its indent, it fits WIDTH

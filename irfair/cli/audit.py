@@ -92,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.per_query and args.format != "table":
         raise IrfairInputError(None, None, f"-q/--per-query prints trec_eval lines after the table, not with --format {args.format}")
-    if args.wide and args.format != "table":
-        raise IrfairInputError(None, None, f"--wide widens the terminal table (--format table), not --format {args.format}")
+    if args.wide and args.format not in ("table", "latex"):
+        raise IrfairInputError(None, None, f"--wide widens the terminal table or the LaTeX one, not --format {args.format}")
     conditions = [parse_condition(text) for text in args.fail_on]
     options.check_paths(args, folders=("out",))
     embeddings = split_embeddings(args.embeddings) if args.corpus is not None else [args.embeddings]

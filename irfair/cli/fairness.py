@@ -1,9 +1,10 @@
-"""``irfair fairness``: classifier audit — ε-differential fairness, PPR/TPR/FPR gaps and GapRMS."""
+"""``irfair fairness``: classifier audit — ε-differential fairness, group rates with counts and Wilson intervals,
+PPR/TPR/FPR gaps, GapRMS and the disparate-impact ratio (four-fifths rule)."""
 from __future__ import annotations
 
 import argparse
 
-HELP = "classifier audit: ε-differential fairness, PPR/TPR/FPR gaps and GapRMS"
+HELP = "classifier audit: ε, group rates with counts and Wilson intervals, gaps, GapRMS, four-fifths rule"
 EXAMPLE = """examples:
   irfair fairness predictions.csv --label y --prediction y_hat --groups sex,race --json fairness.json
   irfair fairness predictions.csv --label y --prediction y_hat --groups race --reference-group White"""
@@ -22,7 +23,9 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="gap = rate(protected) − rate(reference) (default with two values: female − male when recognised)")
     p.add_argument("--reference-group", default=None,
                    help="the group the others are compared with (default with more than two values: the largest)")
-    p.add_argument("--positive", default=None, help="the positive label: VALUE vs every other value")
+    p.add_argument("--positive", default=None,
+                   help="the positive label: VALUE vs every other value (default with two values: the second in sorted "
+                        "order, e.g. 1 of 0/1; its rates are printed, the other class's are their complements)")
     p.add_argument("--multiclass", action="store_true", help="every label value is a class (default: two values)")
     p.add_argument("--alpha", default="1", help="Dirichlet smoothing of ε, a number >= 0 (0 = empirical)")
     p.add_argument("--json", default=None, help="also write the results as JSON to this file (its folder must exist)")

@@ -82,7 +82,8 @@ def add_audit_format(parser: argparse.ArgumentParser) -> None:
                              "(summary, blank line, every comparison) or audit.json")
     parser.add_argument("--wide", action="store_true",
                         help="with --format table: every column, the footnotes, the bias and agreement tables and every GSR "
-                             "pair (default: the verdict in 100 columns)")
+                             "pair (default: the verdict in 100 columns); with --format latex: a table* (both columns of the "
+                             "page) with each measure's 95%% CI")
 
 
 def add_inference(parser: argparse.ArgumentParser) -> None:

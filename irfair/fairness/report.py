@@ -1,6 +1,9 @@
 """The classification audit behind ``irfair fairness``: read a predictions CSV strictly, then ε per
-attribute subset (data, classifier, amplification), gaps per class with an explicit direction, and
-GapRMS.
+attribute subset (data, classifier, amplification), every group's PPR/TPR/FPR with the counts behind it and
+its 95 % Wilson interval, gaps with an explicit direction, GapRMS, and the disparate-impact ratio
+(four-fifths rule). A binary task (two classes) is reported once, for its positive class: the other class's
+rates are complements (PPR' = 1 − PPR, TPR' = 1 − FPR, FPR' = 1 − TPR); with ``multiclass`` every class
+is a task of its own (that class vs the rest), one table each.
 
 The reader accepts UTF-8 (with or without a byte-order mark) and UTF-16/UTF-32 with a byte-order mark;
 anything else (binary data, another encoding) is refused with one line naming the file. Values are
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,18 +29,21 @@ import pandas as pd
 
 from ..atomic import write_text
 from ..errors import IrfairInputError
-from ..numbers import finite_or_none, fixed, rounded
+from ..numbers import finite_or_none, fixed
 from ._checks import short
 from .differential import bias_amplification
 from .gaps import METRICS, GroupGaps, MultiGroupGaps, reference_of, statistical_gaps, statistical_gaps_by_group
+from .intervals import INTERVAL
 from .predictions import LABEL_COLUMN, PREDICTION_COLUMN, read_predictions
+from .rates import FOUR_FIFTHS, RATE_BASES, DisparateImpact, disparate_impact, group_rates
 
 
 @dataclass(frozen=True)
 class ClassificationAudit:
     """ε table (data, classifier, amplification per attribute subset), gaps of one group column (two values:
-    :class:`GroupGaps`; more: :class:`MultiGroupGaps`, each value against a reference group), and mean scores
-    by group when a score column was given."""
+    :class:`GroupGaps`; more: :class:`MultiGroupGaps`, each value against a reference group), mean scores
+    by group when a score column was given, and ``rates``: :func:`irfair.fairness.rates.group_rates` of the
+    groups the gaps compare (counts and Wilson intervals; None when not computed)."""
 
     epsilon: pd.DataFrame
     gaps: GroupGaps | MultiGroupGaps
@@ -45,6 +52,28 @@ class ClassificationAudit:
     n_rows: int
     classes: list[str]
     positive: str | None
+    rates: pd.DataFrame | None = None
+    multiclass: bool = False
+
+    @property
+    def positive_class(self) -> str | None:
+        """The class a binary task is reported for: ``positive`` when given (``--positive``), else the
+        second of the two values in sorted order (1 of 0/1, True of False/True, yes of no/yes); None with
+        ``multiclass``."""
+        if self.multiclass:
+            return None
+        return self.positive if self.positive is not None else self.classes[-1]
+
+    @property
+    def task_classes(self) -> list[str]:
+        """The classes with a table: the positive class of a binary task, every class with ``multiclass``."""
+        return list(self.classes) if self.multiclass else [self.positive_class]
+
+    def disparate_impact(self) -> dict[str, DisparateImpact]:
+        """The four-fifths check of every task class (empty without ``rates``)."""
+        if self.rates is None:
+            return {}
+        return {c: disparate_impact(self.rates, c) for c in self.task_classes}
 
     def to_dict(self) -> dict:
         return {
@@ -56,7 +85,32 @@ class ClassificationAudit:
             "gaps": self._gaps_dict(),
             "mean_score_by_group": None if self.scores_by_group is None
             else _keyed({k: float(v) for k, v in self.scores_by_group.items()}, "group"),
+            **self._rates_dict(),
         }
+
+    def _rates_dict(self) -> dict:
+        """``positive_class``, ``interval``, ``group_rates`` {class: {group: {metric: {rate, k, n, n_counts,
+        ci_low, ci_high}}}} and ``disparate_impact`` {class: {reference_group, reference_selection_rate,
+        threshold, by_group: {group: {selection_rate, ratio, below_four_fifths}}}}, for the task classes."""
+        if self.rates is None:
+            return {}
+        rates, impact = {}, {}
+        for c, check in self.disparate_impact().items():
+            by_group = {}
+            for group in check.by_group.index:
+                by_group[group] = {m: _rate_entry(self.rates.loc[(c, group, m)], m) for m in METRICS}
+            rates[c] = _keyed(by_group, "group")
+            impact[c] = {
+                "reference_group": str(check.reference_group),
+                "reference_selection_rate": finite_or_none(float(check.by_group.loc[check.reference_group, "selection_rate"])),
+                "threshold": FOUR_FIFTHS,
+                "by_group": _keyed({g: {"selection_rate": finite_or_none(float(row.selection_rate)),
+                                        "ratio": finite_or_none(float(row.ratio)),
+                                        "below_four_fifths": bool(row.below_four_fifths)}
+                                    for g, row in check.by_group.iterrows()}, "group"),
+            }
+        return {"positive_class": self.positive_class, "interval": INTERVAL,
+                "group_rates": _keyed(rates, "class"), "disparate_impact": _keyed(impact, "class")}
 
 
     def _gaps_dict(self) -> dict:
@@ -88,6 +142,12 @@ class ClassificationAudit:
             "per_class": _per_class(gaps.gaps),
             "gap_rms": {m: finite_or_none(v) for m, v in gaps.gap_rms.items()},
         }
+
+
+def _rate_entry(row: pd.Series, metric: str) -> dict:
+    """One rate as JSON: value, the counts k of n behind it, what n counts, and the interval."""
+    return {"rate": finite_or_none(float(row["rate"])), "k": int(row["k"]), "n": int(row["n"]), "n_counts": RATE_BASES[metric],
+            "ci_low": finite_or_none(float(row["ci_low"])), "ci_high": finite_or_none(float(row["ci_high"]))}
 
 
 def _per_class(frame: pd.DataFrame) -> dict:
@@ -196,7 +256,9 @@ def audit_predictions(path: str | Path, label: str, prediction: str, groups: Seq
     scores = None
     if table.scores is not None:
         scores = pd.Series({value: float(table.scores[gap_values == value].mean()) for value in gaps.groups})
-    return ClassificationAudit(epsilon, gaps, gap_column, scores, len(table.labels), table.classes, table.positive)
+    rates = group_rates(table.labels, table.predictions, gap_values, table.classes, sorted(gaps.groups, key=str))
+    return ClassificationAudit(epsilon, gaps, gap_column, scores, len(table.labels), table.classes, table.positive,
+                               rates, multiclass)
 
 
 def _gaps(labels, predictions, groups: np.ndarray, classes: list, protected: str | None,
@@ -223,41 +285,124 @@ def _column_name(option: str, name: object) -> str:
 
 
 def format_audit(result: ClassificationAudit) -> str:
-    """Plain-text tables of a classification audit."""
+    """Plain-text report of a classification audit, at most 100 columns for group names up to 24 characters:
+    the four-fifths verdict first, then ε, one rates table per task, GapRMS and mean scores; every number
+    with 4 decimals."""
     classes = (f"classes {result.positive!r} vs the rest" if result.positive is not None
                else "classes " + ", ".join(repr(c) for c in result.classes))
-    lines = [f"differential fairness ε ({result.n_rows} rows, {classes}; smoothed as set by --alpha)",
-             rounded(result.epsilon).to_string(), ""]
+    lines = [line for c, check in result.disparate_impact().items() for line in _wrapped(_four_fifths_line(c, check))]
+    lines += [""] if lines else []
+    lines += [f"differential fairness ε ({result.n_rows} rows, {classes}; smoothed as set by --alpha)",
+              result.epsilon.to_string(float_format=_four), ""]
+    if result.rates is not None:
+        lines += _task_intro(result)
+        for c in result.task_classes:
+            lines += _task_lines(result, c) + [""]
     if isinstance(result.gaps, MultiGroupGaps):
-        lines += _multi_group_lines(result.gap_group, result.gaps)
+        lines += [f"GapRMS against {result.gaps.reference_group} (root mean square over the classes of each gap)",
+                  result.gaps.gap_rms.to_string(float_format=_four, na_rep="n/a")]
     else:
         protected, reference = result.gaps.groups
-        lines.append(f"gaps per class in column {result.gap_group!r}: rate({protected}) − rate({reference}), "
-                     f"{result.gaps.direction}")
-        lines.append(rounded(result.gaps.gaps).to_string())
         rms = result.gaps.gap_rms
-        lines.append("GapRMS: " + ", ".join(f"{m} {fixed(v)}" for m, v in rms.items()))
+        lines.append(f"GapRMS of rate({protected}) − rate({reference}) over the classes: "
+                     + ", ".join(f"{m} {_four(v)}" for m, v in rms.items()))
     if result.scores_by_group is not None:
-        lines.append("mean score by group: " + ", ".join(f"{k} {fixed(v)}" for k, v in result.scores_by_group.items()))
+        lines.append("mean score by group: " + ", ".join(f"{k} {_four(v)}" for k, v in result.scores_by_group.items()))
     return "\n".join(lines)
 
 
-def _multi_group_lines(column: str, gaps: MultiGroupGaps) -> list[str]:
-    """Rates and gaps of every value (one row per value and class), the spread and GapRMS per value."""
-    reference = gaps.reference_group
+def _four(value: float | None) -> str:
+    """A printed number: 4 decimals, ``inf``/``-inf`` as such (ε with --alpha 0), NaN as ``n/a``, and no
+    ``-0.0000`` (a value that rounds to 0 prints unsigned)."""
+    if value is not None and math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    text = fixed(value)
+    return "0.0000" if text == "-0.0000" else text
+
+
+def _four_fifths_line(cls: str, check: DisparateImpact) -> str:
+    """One line answering the four-fifths question for class ``cls``."""
+    reference = check.by_group.loc[check.reference_group]
+    head = f"four-fifths rule, class {cls!r}: highest selection rate {check.reference_group} {_four(reference.selection_rate)}; "
+    if not math.isfinite(float(reference.ratio)):
+        return head + "no group is selected, so no ratio"
+    flagged = check.flagged
+    if not flagged:
+        return head + f"every group's ratio to it is at least {FOUR_FIFTHS}"
+    return head + f"below {FOUR_FIFTHS} of it: " + ", ".join(f"{g} {_four(check.by_group.loc[g, 'ratio'])}" for g in flagged)
+
+
+def _task_intro(result: ClassificationAudit) -> list[str]:
+    """What the rates tables show: the task(s), what k, n and the interval are, and the gap's direction."""
+    if result.multiclass:
+        task = "one table per class (that class vs the rest)"
+    else:
+        how = "--positive" if result.positive is not None else "the second value in sorted order; --positive to choose"
+        other = next((c for c in result.classes if c != result.positive_class), None)
+        task = f"binary task, positive class {result.positive_class!r} ({how})"
+        if other is not None:
+            task += f"; {other!r} has PPR 1 − PPR, TPR 1 − FPR, FPR 1 − TPR"
+    gaps = result.gaps
+    if isinstance(gaps, MultiGroupGaps):
+        direction = (f"gap = rate − rate({gaps.reference_group}), the reference {gaps.reference_group} being "
+                     f"{gaps.reference_rule} (--reference-group to choose another)")
+    else:
+        direction = f"gap = rate({gaps.groups[0]}) − rate({gaps.groups[1]}), {gaps.direction}"
+    sentences = [f"rates in column {result.gap_group!r}: {task}.",
+                 "value = k / n: k of the group's n rows (PPR, the selection rate), positives (TPR) or negatives "
+                 "(FPR) predicted the class; ci_low, ci_high: its 95 % Wilson score interval.", f"{direction}.",
+                 f"di_ratio = PPR / the highest PPR; flag '< 4/5': below {FOUR_FIFTHS} (adverse impact by the EEOC "
+                 "four-fifths rule)."]
+    return [line for sentence in sentences for line in _wrapped(sentence)] + [""]
+
+
+def _wrapped(text: str) -> list[str]:
+    """``text`` as lines of at most 100 columns (words never split), continuation lines indented by 2."""
+    return textwrap.wrap(text, width=100, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+
+
+_WIDTH = 100
+
+
+def _task_lines(result: ClassificationAudit, cls: str) -> list[str]:
+    """The rates table of class ``cls``: one row per group and rate, with k, n, interval, gap and (PPR) the
+    disparate-impact ratio and its flag."""
+    rates = result.rates.xs(cls, level="class")
+    check = disparate_impact(result.rates, cls)
+    reference, with_gap = _gap_groups(result.gaps)
+    header = ["group", "rate", "value", "ci_low", "ci_high", "k", "n", "of", "gap", "di_ratio", "flag"]
     rows = []
-    for group in gaps.groups:
-        rates = gaps.rates[group].unstack("metric")[list(METRICS)]
-        difference = gaps.gaps.loc[group] if group != reference else rates * float("nan")
-        for c in rates.index:
-            rows.append({"group": f"{group} (reference)" if group == reference else group, "n_rows": int(gaps.sizes[group]),
-                         "class": c, **rates.loc[c].to_dict(), **{f"gap_{m}": difference.loc[c, m] for m in METRICS}})
-    table = pd.DataFrame(rows).set_index(["group", "n_rows", "class"])
-    spread = gaps.difference()
-    return [f"rates and gaps per class in column {column!r} ({len(gaps.groups)} values): gap = rate(group) − rate({reference}),",
-            f"the reference {reference} being {gaps.reference_rule} (--reference-group to choose another)",
-            rounded(table).to_string(na_rep="-"), "",
-            f"spread per class: max − min over the {len(gaps.groups)} values",
-            rounded(spread).to_string(na_rep="n/a"), "",
-            f"GapRMS against {reference}",
-            rounded(gaps.gap_rms).to_string(na_rep="n/a")]
+    for group in check.by_group.index:
+        name = str(group) + (" (reference)" if isinstance(result.gaps, MultiGroupGaps) and group == reference else "")
+        for metric in METRICS:
+            row = rates.loc[(group, metric)]
+            gap = row["rate"] - rates.loc[(reference, metric), "rate"] if group in with_gap else None
+            impact = check.by_group.loc[group] if metric == "PPR" else None
+            rows.append([name if metric == "PPR" else "", metric, _four(row["rate"]), _four(row["ci_low"]),
+                         _four(row["ci_high"]), str(int(row["k"])), str(int(row["n"])), RATE_BASES[metric],
+                         "-" if gap is None else _four(gap), "" if impact is None else _four(impact.ratio),
+                         "< 4/5" if impact is not None and impact.below_four_fifths else ""])
+    title = f"class {cls!r}"
+    if isinstance(result.gaps, MultiGroupGaps):
+        spread = result.gaps.difference().loc[cls]
+        title += f"; spread max − min over the {len(result.gaps.groups)} values: " + ", ".join(
+            f"{m} {_four(spread[m])}" for m in METRICS)
+    rest = max(map(len, _aligned(header[1:], [row[1:] for row in rows], left={0, 6, 9}))) + 2
+    room = max(8, _WIDTH - rest)
+    for row in rows:  # long group names are cut to keep the table within 100 columns (the JSON has them whole)
+        row[0] = row[0] if len(row[0]) <= room else row[0][: room - 1] + "…"
+    return [*_wrapped(title), *_aligned(header, rows, left={0, 1, 7, 10})]
+
+
+def _gap_groups(gaps: GroupGaps | MultiGroupGaps) -> tuple[object, set]:
+    """(the group every gap subtracts, the groups that have a gap)."""
+    if isinstance(gaps, MultiGroupGaps):
+        return gaps.reference_group, {g for g in gaps.groups if g != gaps.reference_group}
+    return gaps.groups[1], {gaps.groups[0]}
+
+
+def _aligned(header: list[str], rows: list[list[str]], left: set[int]) -> list[str]:
+    """Text columns two spaces apart: those in ``left`` left-aligned, the others right-aligned; trailing spaces cut."""
+    widths = [max(len(cells[i]) for cells in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(cell.ljust(w) if i in left else cell.rjust(w) for i, (cell, w) in enumerate(zip(cells, widths))).rstrip()
+            for cells in [header, *rows]]

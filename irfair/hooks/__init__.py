@@ -1,12 +1,13 @@
-"""Integrations with retrieval pipelines: :mod:`.pyserini` (``AuditingSearcher``; importing it prepares Java 21
-for pyserini) and :mod:`.pyterrier` (extra ``pyterrier``). Each is imported on first use, so importing one
+"""Integrations with retrieval pipelines: :mod:`.pyserini` (``AuditingSearcher``, ``audit_searchers``; importing it prepares
+Java 21 for pyserini) and :mod:`.pyterrier` (extra ``pyterrier``). Each is imported on first use, so importing one
 never touches the other's Java."""
 from __future__ import annotations
 
 import importlib
 
-_EXPORTS = {"AuditingSearcher": ".pyserini", "audit_lists": ".pyserini", "Genderedness": ".pyterrier", "gsr_experiment": ".pyterrier",
-            "bias_measures": ".pyterrier", "bias_measure_of": ".pyterrier"}
+_EXPORTS = {"AuditingSearcher": ".pyserini", "audit_lists": ".pyserini", "audit_searchers": ".pyserini",
+            "Genderedness": ".pyterrier", "gsr_experiment": ".pyterrier", "bias_measures": ".pyterrier",
+            "bias_measure_of": ".pyterrier"}
 
 __all__ = sorted(_EXPORTS)
 
