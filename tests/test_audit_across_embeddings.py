@@ -44,7 +44,9 @@ def test_the_toy_agrees_across_embeddings(toy_files, tmp_path, capsys):
 def test_json_with_several_embeddings_is_one_document(toy_files, capsys):
     assert _cli(toy_files, "--embeddings", BOTH, "--format", "json") == 0
     record = json.loads(capsys.readouterr().out)
-    assert list(record) == ["w2v-gnews-26k", "glove-6b-50d"] and record["glove-6b-50d"]["embeddings"] == "glove-6b-50d"
+    assert list(record["audits"]) == ["w2v-gnews-26k", "glove-6b-50d"] and record["audits"]["glove-6b-50d"]["embeddings"] == "glove-6b-50d"
+    agreement = record["across_embeddings"]
+    assert (agreement["n_agree"], agreement["n_comparisons"]) == (6, 6) and len(agreement["conclusions"]) == 12
 
 
 def test_the_flag_twice_is_an_error(toy_files, capsys):
@@ -52,6 +54,14 @@ def test_the_flag_twice_is_an_error(toy_files, capsys):
         _cli(toy_files, "--embeddings", "w2v-gnews-26k", "--embeddings", "glove-6b-50d")
     assert stopped.value.code == 2
     assert "--embeddings: given twice" in capsys.readouterr().err
+
+
+def test_two_paths_to_one_embedding_are_an_error(toy_files, tmp_path, capsys):
+    from irfair.embeddings import load_embeddings
+
+    saved = load_embeddings("glove-6b-50d").save(tmp_path / "vectors")
+    assert _cli(toy_files, "--embeddings", f"glove-6b-50d,{saved}") == 2
+    assert "are glove-6b-50d, given before: give each once" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("value", ["w2v-gnews-26k,", "glove-6b-50d,glove-6b-50d", ""])

@@ -50,14 +50,17 @@ def test_cli_without_corpus_and_topics(qrels, tmp_path, capsys):
     record = json.loads((out / "audit.json").read_text())
     jsonschema.validate(record, audit_schema())
     assert record["provenance"]["inputs"]["corpus"] is None and record["embeddings"] == "no corpus"
+    assert record["systems"]["perfect"]["delta_gsr"] is None  # no GSR, so no difference to it either
     page = (out / "report.html").read_text()
     assert "GSR against the perfect run" not in page and "MAP: 37 of 45 pairs differ" in page
 
 
 @pytest.mark.parametrize("options, message", [
-    (["--bias-measures", "rab"], "bias_measures needs a corpus"),
-    (["--gender-words", "rekabsaz2021"], "gender_words needs a corpus"),
+    (["--bias-measures", "rab"], "--bias-measures (bias_measures=) needs a corpus"),
+    (["--gender-words", "rekabsaz2021"], "--gender-words (gender_words=) needs a corpus"),
     (["--corpus", "corpus"], "topics are needed with a corpus"),
+    (["--embeddings", "glove-6b-50d"], "--embeddings needs a corpus"),
+    (["--fail-on", "gsr-above-perfect"], "gsr-above-perfect: GSR is not measured without a corpus"),
 ])
 def test_options_that_read_documents_need_a_corpus(qrels, capsys, options, message):
     assert main(["audit", RUNS[0], "--qrels", str(qrels), *options]) == 2

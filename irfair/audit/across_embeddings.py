@@ -35,9 +35,13 @@ def split_embeddings(embeddings: str | Sequence) -> list:
 def audit_embeddings(runs, qrels, topics, corpus, embeddings: str | Sequence, **options) -> dict[str, AuditResult]:
     """:func:`irfair.audit` once per embedding of ``embeddings`` (``"w2v-gnews-26k,glove-6b-50d"`` or a sequence),
     the same ``options`` for each: ``{embedding name: result}``."""
-    found = {}
+    if corpus is None:
+        raise IrfairInputError(None, None, "embeddings need a corpus: GSR reads the documents (without one, effectiveness only)")
+    found: dict[str, AuditResult] = {}
     for embedding in split_embeddings(embeddings):
         result = audit(runs, qrels, topics, corpus, embedding, **options)
+        if result.embeddings in found:
+            raise IrfairInputError(None, None, f"embeddings {embedding} are {result.embeddings}, given before: give each once")
         found[result.embeddings] = result
     return found
 
@@ -59,6 +63,15 @@ def conclusions(results: Mapping[str, AuditResult]) -> pd.DataFrame:
         for r in result.comparisons[result.comparisons["measure"] == GSR].itertuples(index=False):
             rows.append((f"{r.a} vs {r.b}", name, _conclusion(r.decision, r.delta)))
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def agreement_record(results: Mapping[str, AuditResult]) -> dict:
+    """For JSON: the embeddings, how many GSR comparisons they agree on, and each comparison's conclusions."""
+    frame = conclusions(results)
+    table = frame.pivot(index="comparison", columns="embeddings", values="conclusion")
+    agree = int((table.nunique(axis=1) == 1).sum())
+    return {"embeddings": list(results), "n_comparisons": len(table), "n_agree": agree, "lines": agreement_lines(results),
+            "conclusions": frame.to_dict(orient="records")}
 
 
 def agreement_lines(results: Mapping[str, AuditResult], limit: int = 3) -> list[str]:

@@ -30,7 +30,7 @@ def unmeasured_gsr(name: str, qids: list[str]) -> GSRResult:
     """GSR of a system whose documents were not read: undefined, every query excluded for :data:`NO_CORPUS`."""
     nan = float("nan")
     table = pd.DataFrame({"qid": qids, "query": [""] * len(qids), "query_genderedness": nan, "list_genderedness": nan,
-                          "depth": 0, "n_docs": 0, "n_docs_unmeasurable": 0, "used": False, "reason": NO_CORPUS},
+                          "depth": nan, "n_docs": nan, "n_docs_unmeasurable": nan, "used": False, "reason": NO_CORPUS},
                          columns=list(PER_QUERY_COLUMNS))
     return GSRResult(name, nan, nan, nan, nan, nan, nan, 0, len(qids), {NO_CORPUS: len(qids)} if qids else {}, table)
 

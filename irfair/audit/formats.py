@@ -44,7 +44,8 @@ def caption(result: AuditResult, latex: bool = False) -> str:
              f"{alpha}, seed {inference.seed}; CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries")
     if not measured:
         n_queries = max((a.evaluation.n_queries for a in result.audited if a.evaluation is not None), default=0)
-        return (f"Effectiveness of {len(result.audited)} systems on {n_queries} queries (depth {result.depth}; no corpus, so no "
+        systems = f"{len(result.audited)} system{'s' if len(result.audited) != 1 else ''}"
+        return (f"Effectiveness of {systems} on {n_queries} queries (depth {result.depth}; no corpus, so no "
                 f"GSR or bias measure), with the perfect run for reference. Superscript letters: significantly higher than the "
                 f"systems with these letters ({tests}).{baseline}")
     return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "

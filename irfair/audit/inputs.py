@@ -28,8 +28,8 @@ def check_without_corpus(**options) -> None:
     given = [name for name, value in options.items()
              if value is not None and not (name == "bias_measures" and tuple(value) == DEFAULT_BIAS_MEASURES)]
     if given:
-        raise IrfairInputError(None, None, f"{given[0]} needs a corpus (the documents' words): give one, or leave it out "
-                                           "for an audit of effectiveness only")
+        flag = "--" + given[0].replace("_", "-")
+        raise IrfairInputError(None, None, f"{flag} ({given[0]}=) needs a corpus: it reads the documents")
 
 
 def check_resample_memory(inference: Inference, n_queries: int) -> None:

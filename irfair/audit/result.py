@@ -99,7 +99,8 @@ class SystemAudit:
         """The :data:`SUMMARY_COLUMNS` of this system (NaN where undefined)."""
         g, vs = self.gsr, self.vs_perfect
         nan = float("nan")
-        delta = (0.0, nan, nan, nan, nan) if self.kind == "perfect" else (
+        perfect = (0.0 if math.isfinite(g.slope) else nan, nan, nan, nan, nan)  # no GSR (no corpus): no delta either
+        delta = perfect if self.kind == "perfect" else (
             (nan,) * 5 if vs is None else (vs.difference, vs.ci_low, vs.ci_high, vs.p_value, self.delta_gsr_p_adjusted))
         return {
             "kind": self.kind, "gsr": g.slope, "gsr_ci_low": g.ci_low, "gsr_ci_high": g.ci_high,

@@ -312,7 +312,7 @@ def legend(result: AuditResult) -> list[str]:
     if not is_measured(result):
         first = result.measures[0] if result.measures else "MAP"
         n_pairs = int((result.comparisons["measure"] == first).sum())
-        described = inference.describe("the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure")
+        described = inference.describe("" if n_pairs == 0 else "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure")
         cut = described.index("; 95%")
         columns = ", ".join(m + ">" for m in result.measures)
         marks = [f"{columns}: significantly higher than these letters"] if len(result.letters) >= 2 else []

@@ -86,7 +86,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..audit.across_embeddings import agreement_lines, audit_embeddings, split_embeddings
+    from ..audit import audit
+    from ..audit.across_embeddings import agreement_lines, agreement_record, audit_embeddings, split_embeddings
     from ..audit.gate import parse_condition
     from ..errors import IrfairInputError
 
@@ -96,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
         raise IrfairInputError(None, None, f"--wide widens the terminal table or the LaTeX one, not --format {args.format}")
     conditions = [parse_condition(text) for text in args.fail_on]
     options.check_paths(args, folders=("out",))
-    embeddings = split_embeddings(args.embeddings) if args.corpus is not None else [args.embeddings]
+    if args.corpus is None and args.embeddings is not None:
+        raise IrfairInputError(None, None, "--embeddings needs a corpus: GSR reads the documents (without one, effectiveness only)")
     settings = dict(
         depth=args.depth, query_field=args.query_field, n_bootstrap=args.bootstrap, seed=args.seed, random_baseline=not args.no_random,
         measures=measure_names(args.measures, args.measure), complete=args.complete, cache_dir=options.cache_dir(args),
@@ -107,14 +109,19 @@ def run(args: argparse.Namespace) -> int:
         nfairr_background_depth=args.nfairr_background_depth, document_groups=args.document_groups,
         group_attribute=args.group_attribute, exposure_model=args.exposure_model,
     )
-    results = audit_embeddings(args.runs, args.qrels, args.topics, args.corpus, embeddings, **settings)
+    if args.corpus is None:  # effectiveness only
+        results = {"": audit(args.runs, args.qrels, args.topics, None, **settings)}
+    else:
+        embeddings = split_embeddings(args.embeddings or options.DEFAULT_EMBEDDINGS)
+        results = audit_embeddings(args.runs, args.qrels, args.topics, args.corpus, embeddings, **settings)
     several = len(results) > 1
     for line in agreement_lines(results):  # the answer first: do the embeddings agree?
         print(textwrap.fill(line, 100, subsequent_indent="    ", break_long_words=False) + "\n",
               file=sys.stdout if args.format == "table" else sys.stderr)
     codes = [_report(args, result, conditions, name if several else None) for name, result in results.items()]
-    if several and args.format == "json":  # one JSON document: {embedding: audit}
-        print(json.dumps({name: result.to_dict() for name, result in results.items()}, indent=2, ensure_ascii=False))
+    if several and args.format == "json":  # one JSON document: each audit, and where they agree
+        print(json.dumps({"audits": {name: result.to_dict() for name, result in results.items()},
+                          "across_embeddings": agreement_record(results)}, indent=2, ensure_ascii=False))
     return 1 if 1 in codes else max(codes)
 
 
@@ -137,7 +144,10 @@ def _report(args: argparse.Namespace, result, conditions, embedding: str | None)
         print(textwrap.fill(failure.line(), 100, subsequent_indent="    ", break_long_words=False),
               file=sys.stdout if args.format == "table" else sys.stderr)
     if embedding is None or args.format != "json":  # several in JSON: printed together
-        print(render(result, args.format, args.wide), end="")
+        text = render(result, args.format, args.wide)
+        if embedding is not None:  # one LaTeX label per table
+            text = text.replace("\\label{tab:irfair-audit}", f"\\label{{tab:irfair-audit-{Path(embedding).name}}}")
+        print(text, end="")
     if args.per_query:
         print_per_query(result)
     if out and not args.quiet:

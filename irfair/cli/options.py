@@ -211,8 +211,9 @@ def add_embeddings(parser: argparse.ArgumentParser, only_if_given: bool = False,
     comma-separated list (one audit each)."""
     help = "w2v-gnews-26k, glove-6b-50d or a vectors file" + (", or several separated by commas (an audit each, and whether "
                                                                "their conclusions agree)" if several else "")
-    parser.add_argument("--embeddings", default=None if only_if_given else DEFAULT_EMBEDDINGS,
-                        help=f"{help} (default: {DEFAULT_EMBEDDINGS})" if only_if_given else help)
+    unset = only_if_given or several  # None unless given: the command tells a choice from the default
+    parser.add_argument("--embeddings", default=None if unset else DEFAULT_EMBEDDINGS,
+                        help=f"{help} (default: {DEFAULT_EMBEDDINGS})" if unset else help)
 
 
 def add_ranker_parameters(parser: argparse.ArgumentParser, specs: list[RankerSpec]) -> None:
