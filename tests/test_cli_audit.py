@@ -199,3 +199,15 @@ def test_python_takes_the_command_lines_names_and_saves_what_it_writes(collectio
             assert cli[name] == api[name], name
     with pytest.raises(IrfairInputError, match="bootstrap= and n_bootstrap= name one setting"):
         irfair.audit("a.run", "q", "t", "c", bootstrap=1, n_bootstrap=2)
+    # -l, -M and --no-random by their long names: the same result as the Python names give
+    qrels, run = str(TREC_EVAL / "qrels.test"), str(TREC_EVAL / "results.test")
+    by_cli = irfair.audit(run, qrels, level_for_rel=2, max_retrieved=5, no_random=True, permutations=100, bootstrap=20)
+    by_python = irfair.audit(run, qrels, relevance_level=2, max_depth=5, random_baseline=False, n_permutations=100,
+                             n_bootstrap=20)
+    assert by_cli.comparisons.equals(by_python.comparisons) and by_cli.table().equals(by_python.table())
+    assert by_cli["results"].evaluation.n_queries == by_python["results"].evaluation.n_queries > 0
+    topics, docs = str(collection / "topics.tsv"), str(collection / "docs.jsonl")
+    for no_random, rows in ((True, {"perfect", "results"}), (False, {"perfect", "random", "results"})):
+        found = irfair.audit(run, qrels, topics, docs, "w2v-gnews-26k", no_random=no_random, bootstrap=20, permutations=100,
+                             cache_dir=False)
+        assert set(found.systems) == rows

@@ -51,19 +51,24 @@ from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note
 from .stages import AuditConfig, Documents, Inputs, Measured
 
 # the command line's names of audit()'s settings (--bootstrap, --permutations), accepted beside the Python names
-CLI_NAMES = {"bootstrap": "n_bootstrap", "permutations": "n_permutations"}
+CLI_NAMES = {"bootstrap": "n_bootstrap", "permutations": "n_permutations", "level_for_rel": "relevance_level",
+             "max_retrieved": "max_depth", "no_random": "random_baseline"}
+# a command-line flag that says the opposite of its Python setting: --no-random is random_baseline=False
+NEGATED = {"no_random"}
 
 
 def _cli_names(function):
     """``function`` that also takes the command line's names of its settings (:data:`CLI_NAMES`):
-    ``audit(..., bootstrap=100, permutations=1000)`` as ``irfair audit --bootstrap 100 --permutations 1000``."""
+    ``audit(..., bootstrap=100, permutations=1000, level_for_rel=2, max_retrieved=100, no_random=True)`` as
+    ``irfair audit --bootstrap 100 --permutations 1000 -l 2 -M 100 --no-random``."""
     @functools.wraps(function)
     def named(*args, **kwargs):
         for cli, python in CLI_NAMES.items():
             if cli in kwargs:
                 if python in kwargs:
                     raise IrfairInputError(None, None, f"{cli}= and {python}= name one setting: give one of them")
-                kwargs[python] = kwargs.pop(cli)
+                value = kwargs.pop(cli)
+                kwargs[python] = (not value) if cli in NEGATED else value
         return function(*args, **kwargs)
     return named
 
