@@ -10,6 +10,7 @@ from .alerts import Evidence, detect
 from .comparisons import GSR, pairs_of
 from .conclusions import Conclusions, conclude
 from .inputs import judged_share, missing_per_run
+from .kinds import SYSTEM
 from .provenance import embeddings_fingerprint, provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import AuditResult
 from .stages import AuditConfig, Documents, Inputs, Measured
@@ -45,7 +46,7 @@ def _evidence(config: AuditConfig, inputs: Inputs, documents: Documents, found: 
         background_queries=0 if bias.background is None else len(bias.background.lists),
         audited_queries=len(documents.perfect.depth),
         shared_queries={(r.a, r.b): int(r.n_queries) for r in found.comparisons.itertuples(index=False) if r.measure == GSR},
-        own_queries={name: a.gsr.n_queries for name, a in found.systems.items() if a.kind == "system"})
+        own_queries={name: a.gsr.n_queries for name, a in found.systems.items() if a.kind == SYSTEM})
 
 
 def _counts(inputs: Inputs, documents: Documents, measured: Measured) -> dict:

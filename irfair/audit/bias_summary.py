@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..measures.ranking_bias import EXPOSURE
+from .kinds import SYSTEM
 from .result import AuditResult
 from .summary import ci, fmt
 
@@ -118,7 +119,7 @@ def agreement_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
 
 def agreement_footnotes(result: AuditResult) -> list[str]:
     """The lines under the agreement table."""
-    n = sum(1 for a in result.systems.values() if a.kind == "system")
+    n = sum(1 for a in result.systems.values() if a.kind == SYSTEM)
     measures = result.bias.measures if result.bias else ()
     biased = ", ".join(m.name for m in measures if not m.fairness)
     fair = ", ".join(m.name for m in measures if m.fairness)

@@ -14,6 +14,7 @@ from ..measures.gsr import PairedGSRTest
 from ..measures.resampling import mean_cis
 from .comparisons import GSR, Inference, QueryValues, compare_to_reference, decide_family, pairwise, query_values
 from .influence import influence
+from .kinds import SYSTEM
 from .result import PERFECT, SystemAudit
 from .tradeoff import tradeoff
 
@@ -56,8 +57,8 @@ def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Seq
     if others:
         # the audited systems are one family, the random run a family of its own: each is tested, corrected and given
         # its simultaneous interval on its own
-        audited = [n for n in others if systems[n].kind == "system"]
-        for family in [audited, *([n] for n in others if systems[n].kind != "system")]:
+        audited = [n for n in others if systems[n].kind == SYSTEM]
+        for family in [audited, *([n] for n in others if systems[n].kind != SYSTEM)]:
             if not family:
                 continue
             tests = compare_to_reference(values, family, PERFECT, inference)
@@ -75,7 +76,7 @@ def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Seq
             updated[name] = dataclasses.replace(updated[name], measure_ci=ci)
     for name in names:
         updated[name] = dataclasses.replace(updated[name], influence=influence(updated[name].gsr))
-    user = [n for n in names if systems[n].kind == "system"]
+    user = [n for n in names if systems[n].kind == SYSTEM]
     comparisons = pairwise(values, user, inference)
     frontier = None
     if measures and user:

@@ -45,6 +45,7 @@ from .inputs import (
     check_resample_memory,
     check_without_corpus,
 )
+from .kinds import SYSTEM
 from .per_query import per_query_table, query_genderedness
 from .provenance import relative_path
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit, relative_gsr_note, relative_gsr_pct
@@ -198,10 +199,10 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
         raise IrfairInputError(None, None, f"no usable query among the {len(inputs.qids)} topics ({reasons}): GSR needs queries "
                                            "with relevant documents and a query term in the embedding vocabulary")
     perfect_evaluation = evaluation(Run.from_lists(PERFECT, perfect.lists))
-    entries = [(run.name, "system", documents.system_rows[run.name], run, run.path, documents.bias_rows[run.name])
+    entries = [(run.name, SYSTEM, documents.system_rows[run.name], run, run.path, documents.bias_rows[run.name])
                for run in inputs.runs]
     if documents.random_lists:
-        entries.insert(0, (RANDOM, "random", documents.random_rows, Run.from_lists(RANDOM, documents.random_lists), None,
+        entries.insert(0, (RANDOM, RANDOM, documents.random_rows, Run.from_lists(RANDOM, documents.random_lists), None,
                            documents.random_rows))
     audited = {}
     for name, kind, lists, run, source, ranked in tqdm(entries, desc="auditing", unit="run",
@@ -213,7 +214,7 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
             bias=counter.measure(list(perfect.depth), ranked, None, n_bootstrap, seed),
         )
     perfect_relative = 0.0 if relative_gsr_note(perfect_gsr) is None else float("nan")
-    systems = {PERFECT: SystemAudit(PERFECT, "perfect", perfect_gsr, perfect_relative, None, perfect_evaluation,
+    systems = {PERFECT: SystemAudit(PERFECT, PERFECT, perfect_gsr, perfect_relative, None, perfect_evaluation,
                                     bias=documents.perfect_bias.result()), **audited}
     needed = distinct_rows([documents.perfect_rows, documents.random_rows, *documents.system_rows.values()])
     return Measured(systems, queries, model, needed)

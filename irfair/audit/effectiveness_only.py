@@ -17,6 +17,7 @@ from .alerts import Evidence, detect
 from .baselines import perfect_run
 from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
+from .kinds import SYSTEM
 from .per_query import PER_QUERY_COLUMNS
 from .provenance import provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit
@@ -59,8 +60,8 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
         evaluation = evaluate(run, qrel_map, measures, qids, complete=complete, relevance_level=relevance_level)
         return SystemAudit(name, kind, unmeasured_gsr(name, used), float("nan"), None, evaluation, relative_path(source))
 
-    systems = {PERFECT: audited(PERFECT, "perfect", Run.from_lists(PERFECT, perfect.lists), None),
-               **{run.name: audited(run.name, "system", run, run.path) for run in run_list}}
+    systems = {PERFECT: audited(PERFECT, PERFECT, Run.from_lists(PERFECT, perfect.lists), None),
+               **{run.name: audited(run.name, SYSTEM, run, run.path) for run in run_list}}
     found = conclude(systems, qids, labels, (), inference)
     evidence = Evidence(
         gsr_queries={name: len(used) for name in found.systems}, judged_share={}, qrels_documents=0,
@@ -71,7 +72,7 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
         n_bootstrap=inference.n_bootstrap, background=None, background_queries=0, audited_queries=len(used),
         shared_queries={(r.a, r.b): int(r.n_queries) for r in found.comparisons.itertuples(index=False)
                         if r.measure == labels[0]} if labels else {},
-        own_queries={name: a.evaluation.n_queries for name, a in found.systems.items() if a.kind == "system"})
+        own_queries={name: a.evaluation.n_queries for name, a in found.systems.items() if a.kind == SYSTEM})
     counts = {"topics": len(qids), "queries_with_relevant": len(used),
               "qrels_queries_not_in_topics": 0 if topic_map is None else sum(1 for q in qrel_map if q not in topic_map)}
     inputs = {"runs": [run_fingerprint(run) for run in run_list], "qrels": source_fingerprint(qrels, qrel_map),

@@ -33,6 +33,7 @@ from ..bounds import checked
 from ..errors import IrfairInputError
 from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
 from ..numbers import fixed
+from .kinds import SYSTEM
 
 PERFECT_SUFFIX = "-perfect"
 CONDITION = re.compile(r"^(?P<measure>.+?)-(?P<direction>above|below)"
@@ -145,7 +146,7 @@ def _sign(direction: str) -> float:
 
 def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
     measure = _measure(result, condition)
-    systems = [a for a in result.systems.values() if a.kind == "system"]
+    systems = [a for a in result.systems.values() if a.kind == SYSTEM]
     reason = _audit_reason(result)
     if condition.reference is None:
         if measure != "gsr":

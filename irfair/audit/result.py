@@ -42,9 +42,7 @@ from .bias import BiasSetup, SystemBias, bias_frame
 from .comparisons import COMPARISON_COLUMNS, Inference, QueryValues, comparison_records
 from .gate import GateFailure, check
 from .influence import INFLUENCE_COLUMNS
-
-PERFECT = "perfect"
-RANDOM = "random"
+from .kinds import KINDS, PERFECT, RANDOM, SYSTEM  # noqa: F401  (PERFECT, RANDOM, KINDS: imported from here too)
 
 SUMMARY_COLUMNS = (
     "kind", "gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "delta_gsr_ci_low", "delta_gsr_ci_high", "delta_gsr_p",
@@ -100,7 +98,7 @@ class SystemAudit:
         g, vs = self.gsr, self.vs_perfect
         nan = float("nan")
         perfect = (0.0 if math.isfinite(g.slope) else nan, nan, nan, nan, nan)  # no GSR (no corpus): no delta either
-        delta = perfect if self.kind == "perfect" else (
+        delta = perfect if self.kind == PERFECT else (
             (nan,) * 5 if vs is None else (vs.difference, vs.ci_low, vs.ci_high, vs.p_value, self.delta_gsr_p_adjusted))
         return {
             "kind": self.kind, "gsr": g.slope, "gsr_ci_low": g.ci_low, "gsr_ci_high": g.ci_high,
@@ -160,7 +158,7 @@ class AuditResult:
     @property
     def audited(self) -> list[SystemAudit]:
         """The user's systems (neither the perfect nor the random run), in the order given."""
-        return [a for a in self.systems.values() if a.kind == "system"]
+        return [a for a in self.systems.values() if a.kind == SYSTEM]
 
     @property
     def letters(self) -> dict[str, str]:

@@ -17,6 +17,7 @@ from html import escape
 
 from ..measures.resampling import DIFFERS
 from ..numbers import fixed
+from .kinds import PERFECT, RANDOM
 from .result import AuditResult
 
 FONT = 'font-family="system-ui, sans-serif"'
@@ -71,7 +72,7 @@ def _fmt(value: float) -> str:
 
 def forest_svg(result: AuditResult, width: int = 860) -> str:
     """The forest plot of ΔGSR to the perfect run (see the module docstring)."""
-    rows = [a for a in result.systems.values() if a.kind != "perfect"]
+    rows = [a for a in result.systems.values() if a.kind != PERFECT]
     alpha = result.inference.alpha
     label_width, note_width, top, row_height = 150, 250, 50, 24
     height = top + row_height * max(1, len(rows)) + 44
@@ -97,9 +98,9 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
         y = top + row_height * i + row_height / 2
         p = s["delta_gsr_p_adjusted"]
         filled = audit.delta_gsr_decision == DIFFERS
-        colour = MUTED if audit.kind == "random" else ACCENT
+        colour = MUTED if audit.kind == RANDOM else ACCENT
         body.append(_text(label_width - 10, y + 4, audit.name if len(audit.name) <= 22 else audit.name[:21] + "…", 12, "end",
-                          MUTED if audit.kind == "random" else INK))
+                          MUTED if audit.kind == RANDOM else INK))
         if math.isfinite(s["delta_gsr_ci_low"]) and math.isfinite(s["delta_gsr_ci_high"]):
             body.append(f'<line x1="{x(s["delta_gsr_ci_low"]):.1f}" y1="{y:.1f}" x2="{x(s["delta_gsr_ci_high"]):.1f}" y2="{y:.1f}" '
                         f'stroke="{colour}" stroke-width="2"/>')

@@ -25,6 +25,7 @@ from ..numbers import counted, denoised, fixed, settled
 from .bias_summary import shares_text
 from .comparisons import GSR, detectable, significant
 from .effectiveness_only import NOT_MEASURED, is_measured
+from .kinds import PERFECT
 from .result import AuditResult
 from .summary import ci, fmt
 
@@ -265,7 +266,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     compared = len(letters) >= 2  # letters mark differences between 2 to 26 systems
     for name, row in table.iterrows():
         kind = row["kind"]
-        perfect = kind == "perfect"
+        perfect = kind == PERFECT
         delta = "-" if perfect else fmt(row["delta_gsr"], sign=True) + (MARK if _significant_delta(result.systems[name]) else " ")
         cells = [letters.get(name, ""), str(name), fmt(row["gsr"], sign=True), ci(row["gsr_ci_low"], row["gsr_ci_high"]),
                  marks[GSR].get(name, ""), delta, "-" if perfect else fmt(row["delta_gsr_p_adjusted"], 3)]

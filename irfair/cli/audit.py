@@ -164,10 +164,11 @@ EMBEDDING_HEADER = {"table": "== embeddings {} ==", "markdown": "## embeddings {
 
 def print_per_query(result) -> None:
     """Each audited run's measures per query, as ``trec_eval -q`` prints them (``-q``)."""
+    from ..audit.kinds import SYSTEM
     from ..measures.effectiveness import trec_eval_lines
 
     for audited in result.systems.values():
-        if audited.kind == "system" and audited.evaluation is not None:
+        if audited.kind == SYSTEM and audited.evaluation is not None:
             print("\n" + "\n".join(trec_eval_lines(audited.evaluation)))
 
 

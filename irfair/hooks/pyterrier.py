@@ -28,6 +28,7 @@ import pandas as pd
 
 from ..audit import PERFECT, audit
 from ..audit.bias import BiasCounter, BiasSetup, GenderWordsSource, bias_setup
+from ..audit.kinds import SYSTEM
 from ..cache import CacheDir, resolve_cache_dir
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import load_embeddings
@@ -199,7 +200,7 @@ def gsr_experiment(retr_systems: Sequence | Mapping, topics, qrels, corpus, eval
                    baseline=compared_with, correction=correction, **audit_options)
     table = result.table()
     rows = []
-    for name in [n for n, audited in result.systems.items() if audited.kind in (PERFECT, "system")]:
+    for name in [n for n, audited in result.systems.items() if audited.kind in (PERFECT, SYSTEM)]:
         row = table.loc[name]
         rows.append({"name": name, **{c: row[c] for c in ("gsr", "gsr_ci_low", "gsr_ci_high", "delta_gsr", "relative_gsr_pct")},
                      "n_queries": int(row["n_queries"]), "n_evaluated": int(row["n_evaluated"]), **{m: row[m] for m in result.measures}})
