@@ -18,7 +18,7 @@ import numpy as np
 
 from ..corpus import TermStore
 from ..errors import IrfairInputError
-from ..measures.exposure import UNKNOWN
+from ..measures.exposure import UNKNOWN, alignment
 from ..measures.exposure_batch import RULE_LABELS, RULE_UNGROUPED, QueryTargets, groups_from_counts
 from ..measures.gender_counts import word_indicators
 from ..measures.gender_words import GenderWords
@@ -56,7 +56,7 @@ class ExposureSetup:
         if self.groups is None:
             return _pad(groups_from_counts(female, male), len(self.labels))
         ids = store.doc_ids
-        return _one_hot([self.groups.of.get(ids[row], ()) for row in rows.tolist()], self.labels)
+        return alignment([ids[row] for row in rows.tolist()], self.groups.of, self.labels)
 
     def to_dict(self) -> dict:
         """For audit.json: the groups' source (the file, or the rule and its word list) and labels."""
@@ -92,7 +92,7 @@ def exposure_setup(measures: Sequence[BiasMeasure], words: Mapping[str, GenderWo
             raise IrfairInputError(groups.source, None, f"none of its {len(groups.of)} documents is in the corpus "
                                                         f"(the first: {first}): groups of another collection?")
         labels = groups.labels
-        targets = {qid: (np.array(list(docs.values()), dtype=np.int64), _one_hot([groups.of.get(d, ()) for d in docs], labels))
+        targets = {qid: (np.array(list(docs.values()), dtype=np.int64), alignment(list(docs), groups.of, labels))
                    for qid, docs in relevant.items()}
         return ExposureSetup(labels, groups, None, relevant, targets)
     docs = sorted({doc for judged in relevant.values() for doc in judged if doc in store})
@@ -120,16 +120,6 @@ def check_group_options(measures: Sequence[BiasMeasure], document_groups, attrib
         raise IrfairInputError(None, None, f"{given} but no exposure measure: add ee or awrf to the bias measures")
     if attribute is not None and document_groups is None:
         raise IrfairInputError(None, None, f"group attribute {attribute!r} without document groups: it names one of a file's")
-
-
-def _one_hot(labels_of: Sequence[Sequence[str]], labels: tuple[str, ...]) -> np.ndarray:
-    """Multi-hot rows in ``labels`` order; no label: ``unknown``."""
-    column = {label: j for j, label in enumerate(labels)}
-    out = np.zeros((len(labels_of), len(labels)))
-    for i, doc_labels in enumerate(labels_of):
-        for label in doc_labels or (UNKNOWN,):
-            out[i, column[label]] = 1.0
-    return out
 
 
 def _pad(matrix: np.ndarray, width: int) -> np.ndarray:

@@ -223,7 +223,17 @@ def target_exposure(grades: Grades, groups: Groups, labels: Sequence[str], *, mo
     if not targets:
         return np.full(len(labels), np.nan)
     docs = list(targets)
-    target = np.array([targets[doc] for doc in docs]) @ alignment(docs, groups, labels)
+    return group_target(np.array([targets[doc] for doc in docs]), alignment(docs, groups, labels), labels, model=model,
+                        length=length, background=background)
+
+
+def group_target(document_targets: np.ndarray, alignment: np.ndarray, labels: Sequence[str], *,
+                 model: BrowsingModel = "trec2022", length: int | None = None,
+                 background: Background | None = None) -> np.ndarray:
+    """ε* from the relevant documents' targets (shape (n,)) and their multi-hot groups (shape (n, len(labels))): the
+    sum per group, mixed with ``background`` when one is given, and for ``"trec2022"`` normalised to a distribution
+    and scaled by Σ w(1..length) (:func:`target_exposure`'s last steps, shared with the audit's batches)."""
+    target = document_targets @ alignment
     if background is not None:
         target = mix_background(target, labels, background)
     if model == "trec2022":
@@ -273,16 +283,25 @@ def js_divergence(first: np.ndarray, second: np.ndarray) -> float:
     to sum 1 (as scipy's ``jensenshannon(...) ** 2``): ½ KL(P‖M) + ½ KL(Q‖M), M = (P + Q) / 2; in [0, ln 2].
     NaN when a vector sums to 0."""
     first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
-    if not (first.sum() > 0 and second.sum() > 0):
-        return float("nan")
-    first, second = first / first.sum(), second / second.sum()
-    middle = (first + second) / 2.0
+    return float(js_divergence_rows(first[None, :], second[None, :])[0])
 
-    def kl_to_middle(dist: np.ndarray) -> float:
-        held = dist > 0
-        return float(np.sum(dist[held] * np.log(dist[held] / middle[held])))
 
-    return (kl_to_middle(first) + kl_to_middle(second)) / 2.0
+def js_divergence_rows(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Row-wise :func:`js_divergence` of two (n, k) arrays, each row normalised to sum 1 first; shape (n,), NaN where
+    a row sums to 0 or is undefined."""
+    first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
+    first_sum, second_sum = first.sum(axis=1, keepdims=True), second.sum(axis=1, keepdims=True)
+    defined = (first_sum[:, 0] > 0) & (second_sum[:, 0] > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first, second = first / first_sum, second / second_sum
+        middle = (first + second) / 2.0
+
+        def kl_to_middle(dist: np.ndarray) -> np.ndarray:
+            held = dist > 0
+            return np.where(held, dist * np.log(np.where(held, dist, 1.0) / np.where(held, middle, 1.0)), 0.0).sum(axis=1)
+
+        out = (kl_to_middle(first) + kl_to_middle(second)) / 2.0
+    return np.where(defined, out, np.nan)
 
 
 def awrf(ranking: Sequence[str], grades: Grades, groups: Groups, labels: Sequence[str], *,

@@ -30,6 +30,8 @@ from .exposure import (
     Background,
     BrowsingModel,
     document_targets,
+    group_target,
+    js_divergence_rows,
     mix_background,
     trec_discount,
 )
@@ -70,12 +72,8 @@ class QueryTargets:
                 continue
             docs = {str(i): int(g) for i, g in enumerate(grades)}
             targets = document_targets(docs, model=model, p=p, u=u)
-            target = np.array([targets[doc] for doc in docs]) @ groups
-            if background is not None:
-                target = mix_background(target, self.labels, background)
-            if model == "trec2022":
-                target = target / target.sum() * float(np.sum(trec_discount(length)))
-            out[row] = target
+            out[row] = group_target(np.array([targets[doc] for doc in docs]), groups, self.labels, model=model,
+                                    length=length, background=background)
         return out
 
     def awrf_targets(self, background: Background) -> np.ndarray:
@@ -143,24 +141,6 @@ def expected_exposure_batch(exposure: np.ndarray, grades: np.ndarray, groups: np
     values = {"l": np.einsum("qg,qg->q", difference, difference), "d": disparity,
               "r": np.einsum("qg,qg->q", system, np.nan_to_num(targets))}
     return {key: np.where(undefined, np.nan, value) for key, value in values.items()}
-
-
-def js_divergence_rows(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Row-wise Jensen–Shannon divergence in nats of two (n, k) arrays, each row normalised to sum 1 first
-    (:func:`~.exposure.js_divergence`); NaN where a row sums to 0 or is undefined."""
-    first, second = np.asarray(first, dtype=np.float64), np.asarray(second, dtype=np.float64)
-    first_sum, second_sum = first.sum(axis=1, keepdims=True), second.sum(axis=1, keepdims=True)
-    defined = (first_sum[:, 0] > 0) & (second_sum[:, 0] > 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        first, second = first / first_sum, second / second_sum
-        middle = (first + second) / 2.0
-
-        def kl_to_middle(dist: np.ndarray) -> np.ndarray:
-            held = dist > 0
-            return np.where(held, dist * np.log(np.where(held, dist, 1.0) / np.where(held, middle, 1.0)), 0.0).sum(axis=1)
-
-        out = (kl_to_middle(first) + kl_to_middle(second)) / 2.0
-    return np.where(defined, out, np.nan)
 
 
 def attention_shares(groups: np.ndarray, mask: np.ndarray, cutoff: int) -> np.ndarray:
