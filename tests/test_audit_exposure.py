@@ -319,3 +319,15 @@ def test_a_tie_longer_than_the_depth_is_read_whole(hand):
         js = (np.sum(attention[held] * np.log(attention[held] / middle[held])) + np.sum(target * np.log(target / middle))) / 2
         expected += probability * (1 - js)
     assert _value(result, "perfect", "1", "awrf@5") == pytest.approx(expected, abs=1e-7)
+
+
+def test_a_tie_shows_a_group_when_any_of_its_documents_has_one(hand):
+    """Six relevant documents of one grade, five without a gendered word and one with "she": the perfect run's top 5
+    may hold the female one (a tie has no order), so no perfect list counts as showing no group at @5; the system,
+    which ranks the five ungendered documents first, shows none in its top 5 and the female one at @10."""
+    docs = {**{f"a{i}": "table" for i in range(5)}, "z0": "she"}
+    qrels = {"1": dict.fromkeys(docs, 1)}
+    run = {"sys": {"1": ["a0", "a1", "a2", "a3", "a4", "z0"]}}
+    result = audit(run, qrels, {"1": Topic("1", "nurse")}, docs, hand, n_bootstrap=50, cache_dir=False, bias_measures="awrf")
+    assert result["perfect"].bias.no_gendered_word["awrf@5"] == 0
+    assert result["sys"].bias.no_gendered_word["awrf@5"] == 1 and result["sys"].bias.no_gendered_word["awrf@10"] == 0

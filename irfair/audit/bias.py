@@ -257,7 +257,7 @@ class BiasCounter:
                 else:
                     per_query[column] = values
             for column, cutoff in zip(m.columns, [c for _ in (m.variants or (None,)) for c in m.cutoffs]):
-                unseen = exposure.no_group_seen(mask, cutoff) if m.family == EXPOSURE else ranked.no_gendered_word(cutoff)
+                unseen = ranked.none_within(exposure.grouped(), cutoff) if m.family == EXPOSURE else ranked.no_gendered_word(cutoff)
                 no_gendered[column] = int(unseen.sum())
         frame = pd.DataFrame({"qid": list(qids), **per_query})
         columns = list(per_query)

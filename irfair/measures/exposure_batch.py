@@ -100,12 +100,10 @@ class ExposureDocs:
     grades: np.ndarray
     targets: QueryTargets
 
-    def no_group_seen(self, mask: np.ndarray, cutoff: int) -> np.ndarray:
-        """Shape (n_queries,): True where a list has documents but none of its top ``cutoff`` is in a group other than
-        the targets' ``ungrouped`` (for tied positions, as ``RankedDocs.no_gendered_word``: none of the tie's documents is)."""
-        grouped = np.array([label not in self.targets.ungrouped for label in self.targets.labels])
-        seen = (self.groups[:, :, grouped].sum(axis=2) > 0) & mask
-        return mask.any(axis=1) & ~seen[:, :cutoff].any(axis=1)
+    def grouped(self) -> np.ndarray:
+        """Shape (n_queries, depth): True where the document is in a group other than the targets' ``ungrouped``."""
+        known = np.array([label not in self.targets.ungrouped for label in self.targets.labels])
+        return self.groups[:, :, known].sum(axis=2) > 0
 
 
 def position_exposure(grades: np.ndarray, mask: np.ndarray, model: BrowsingModel, p: float = 0.5,

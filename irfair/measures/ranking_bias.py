@@ -108,8 +108,13 @@ class RankedDocs:
     def no_gendered_word(self, cutoff: int) -> np.ndarray:
         """Shape (n_queries,): True where the list has documents but none of its top ``cutoff`` holds a listed word
         (for tied positions: none of the tie's documents does)."""
-        gendered = self.tie_mean(((self.female + self.male) > 0).astype(np.float64))[:, :cutoff].sum(axis=1)
-        return self.mask.any(axis=1) & (gendered == 0)
+        return self.none_within((self.female + self.male) > 0, cutoff)
+
+    def none_within(self, indicator: np.ndarray, cutoff: int) -> np.ndarray:
+        """Shape (n_queries,): True where the list has documents but ``indicator`` (bool, shape of the batch) holds for
+        none of its top ``cutoff`` (for tied positions: for none of the tie's documents)."""
+        found = self.tie_mean(np.asarray(indicator, dtype=np.float64))[:, :cutoff].sum(axis=1)
+        return self.mask.any(axis=1) & (found == 0)
 
 
 def tie_groups(grades: np.ndarray, mask: np.ndarray) -> np.ndarray:
