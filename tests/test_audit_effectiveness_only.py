@@ -43,6 +43,8 @@ def test_cli_without_corpus_and_topics(qrels, tmp_path, capsys):
     assert "irfair audit: 10 systems, 93 queries, effectiveness only, depth auto, holm correction, alpha 0.05" in lines
     assert "GSR and the bias measures: not measured (they read the documents: give --corpus)" in lines
     assert "effectiveness, pairs differing (of 45): MAP 37, nDCG@100 37, P@10 33" in lines
+    # the full audit's note on ties (runs/vaswani/audit/table.txt says the same): trec_eval's order is effectiveness's too
+    assert "note: ties: 3 runs have ties, ranked by document id as trec_eval does (18 queries reordered; 2" in lines
     assert "gsr" not in printed.split("\n\n")[1]  # no GSR column in the table
     written = sorted(p.name for p in out.iterdir())
     assert written == [".irfair-outputs.json", "agreement.csv", "audit.json", "comparisons.csv", "per_query.csv", "report.html",
@@ -60,6 +62,7 @@ def test_cli_without_corpus_and_topics(qrels, tmp_path, capsys):
     (["--gender-words", "rekabsaz2021"], "--gender-words (gender_words=) needs a corpus"),
     (["--corpus", "corpus"], "topics are needed with a corpus"),
     (["--embeddings", "glove-6b-50d"], "--embeddings needs a corpus"),
+    (["-l", "3"], "no judgement reaches relevance level 3 (-l): the highest grade is 1"),  # as the full audit checks
     (["--fail-on", "gsr-above-perfect"], "gsr-above-perfect: GSR is not measured without a corpus"),
 ])
 def test_options_that_read_documents_need_a_corpus(qrels, capsys, options, message):

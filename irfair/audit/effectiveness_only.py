@@ -17,10 +17,12 @@ from .alerts import Evidence, detect
 from .baselines import perfect_run
 from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
+from .inputs import check_relevance_level, check_resample_memory
 from .kinds import SYSTEM
 from .per_query import PER_QUERY_COLUMNS
 from .provenance import provenance, relative_path, run_fingerprint, source_fingerprint
 from .result import PERFECT, RANDOM, AuditResult, SystemAudit
+from .ties import tie_report
 
 NO_CORPUS = "no corpus"
 #: what the verdict says in place of GSR's lines
@@ -36,16 +38,12 @@ def unmeasured_gsr(name: str, qids: list[str]) -> GSRResult:
     return GSRResult(name, nan, nan, nan, nan, nan, nan, 0, len(qids), {NO_CORPUS: len(qids)} if qids else {}, table)
 
 
-def is_measured(result: AuditResult) -> bool:
-    """Whether the audit measured GSR (False for an audit without a corpus)."""
-    return not (result.perfect.gsr.n_queries == 0 and NO_CORPUS in result.perfect.gsr.excluded)
-
-
 def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete: bool, relevance_level: int,
                         max_depth: int | None, inference: Inference, depth, query_field: str) -> AuditResult:
     """The audit of ``runs`` against ``qrels`` without a corpus (see the module docstring); arguments as
     :func:`irfair.audit` takes them, already checked."""
     qrel_map = as_qrels(qrels)
+    check_relevance_level(qrel_map, relevance_level, qrels)
     topic_map = as_topics(topics) if topics is not None else None
     run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=max_depth)
     if topic_map is not None:
@@ -53,6 +51,7 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
             check_run_queries(run, topic_map, topics)
     qids = list(topic_map) if topic_map is not None else sorted(qrel_map, key=natural_qid_key)
     pairs_of([run.name for run in run_list], inference.baseline)
+    check_resample_memory(inference, len(qids))
     perfect = perfect_run(qids, qrel_map, depth)
     used = list(perfect.depth)
 
@@ -63,9 +62,10 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
     systems = {PERFECT: audited(PERFECT, PERFECT, Run.from_lists(PERFECT, perfect.lists), None),
                **{run.name: audited(run.name, SYSTEM, run, run.path) for run in run_list}}
     found = conclude(systems, qids, labels, (), inference)
+    ties = [tie_report(run, perfect.depth) for run in run_list]
     evidence = Evidence(
         gsr_queries={name: len(used) for name in found.systems}, judged_share={}, qrels_documents=0,
-        qrels_documents_missing=None, n_systems=len(run_list), agreement_measures=0, ties=[],
+        qrels_documents_missing=None, n_systems=len(run_list), agreement_measures=0, ties=ties,
         missing_documents={run.name: 0 for run in run_list}, first_missing=None, n_permutations=inference.n_permutations,
         correction=inference.correction, alpha=inference.alpha,
         families={"the pairs of each measure": len(pairs_of([run.name for run in run_list], inference.baseline))},
@@ -83,5 +83,5 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
                         random_pool_size=None, stopwords=None, inputs=inputs)
     comparisons = found.comparisons[found.comparisons["measure"] != GSR].reset_index(drop=True)
     return AuditResult(found.systems, NO_CORPUS, None, depth, query_field, counts, labels, provenance=record,
-                       warnings=detect(evidence), ties=[], bias=None, inference=inference, comparisons=comparisons,
+                       warnings=detect(evidence), ties=[t.to_dict() for t in ties], bias=None, inference=inference, comparisons=comparisons,
                        tradeoff=None, values=found.values)

@@ -13,7 +13,6 @@ from .baseline_view import DAGGER, baseline_rows, differs_from_baseline
 from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import legend as baseline_legend
 from .comparisons import GSR
-from .effectiveness_only import is_measured
 from .result import AuditResult
 from .summary import ci, fmt
 from .verdict import comparison_table, higher_than
@@ -30,7 +29,7 @@ def latex_escape(text: str) -> str:
 def caption(result: AuditResult, latex: bool = False) -> str:
     """What the table shows and how differences were tested: test, permutations, correction, α, resamples, seed."""
     inference = result.inference
-    measured = is_measured(result)
+    measured = result.gsr_measured
     family_measure = GSR if measured else (result.measures[0] if result.measures else GSR)
     n_pairs = int((result.comparisons["measure"] == family_measure).sum())
     alpha = f"$\\alpha = {inference.alpha:g}$" if latex else f"α = {inference.alpha:g}"
@@ -79,7 +78,7 @@ def _rows(result: AuditResult):
 
 def format_markdown(result: AuditResult) -> str:
     """The summary as a Markdown table (letters as ``<sup>``), its caption, then every pair's GSR comparison."""
-    measured = is_measured(result)
+    measured = result.gsr_measured
     headers = ["", "system", *(["gsr", "gsr_ci95", "delta_gsr"] if measured else []), *result.measures]
 
     def sup(value: str, letters: str) -> str:
@@ -116,7 +115,7 @@ def format_latex(result: AuditResult, wide: bool = False) -> str:
     """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption; ``wide``: a
     ``table*`` (both columns of a two-column paper) with each measure's 95% CI beside it."""
     measures = list(result.measures)
-    measured = is_measured(result)
+    measured = result.gsr_measured
     spec = "ll" + "r" * (3 if measured else 0) + ("rl" if wide else "r") * len(measures)
     head = ["", "System", *(["GSR", "95\\% CI", "$\\Delta$ perfect"] if measured else []),
             *(h for m in measures for h in ([latex_escape(m)] + (["95\\% CI"] if wide else [])))]

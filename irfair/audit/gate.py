@@ -213,7 +213,7 @@ def _check_margin(result, condition: Condition, measure: str, names: list[str], 
 
 def _measure(result, condition: Condition) -> str:
     """The comparisons' name of the condition's measure (matched ignoring case)."""
-    if condition.measure.lower() == "gsr" and result.direction is None:  # an audit without a corpus
+    if condition.measure.lower() == "gsr" and not result.gsr_measured:  # an audit without a corpus
         raise IrfairInputError(None, None, f"{condition.text}: GSR is not measured without a corpus (it reads the documents)")
     known = ["gsr", *result.measures, *result.bias_columns]
     by_case = {m.lower(): m for m in known}

@@ -21,7 +21,6 @@ from .baseline_view import baseline_rows
 from .baseline_view import legend as baseline_legend
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
 from .comparisons import GSR, significant
-from .effectiveness_only import is_measured
 from .html_toolkit import esc, filter_box, header, key_values, notes, page, table
 from .plots import scatter_svg, shared_y_range
 from .result import RANDOM, AuditResult
@@ -195,7 +194,7 @@ def verdict_section(result: AuditResult) -> str:
     return ('<ul class="verdict">' + "".join(f"<li>{esc(line)}</li>" for line in said) + "</ul>"
             + f'<table id="verdict-table"><thead><tr>{heads}</tr></thead><tbody>' + "".join(body) + "</tbody></table>"
             + notes([f"{MARK} after delta_gsr (= gsr − gsr(perfect)): significant" + letter_note, *legend(result)[1:]]
-                    if is_measured(result) else [n for n in (letter_note.removeprefix("; "), *legend(result)[-2:]) if n]))
+                    if result.gsr_measured else [n for n in (letter_note.removeprefix("; "), *legend(result)[-2:]) if n]))
 
 
 def forest_section(result: AuditResult) -> str:
@@ -331,7 +330,7 @@ def influence_section(result: AuditResult) -> str:
 def audit_page(result: AuditResult, svgs: Mapping[str, str] | None = None) -> str:
     """The whole ``report.html`` of an audit; ``svgs``: scatter plots already drawn, by system (the others are drawn
     on the audit's shared y range)."""
-    if not is_measured(result):
+    if not result.gsr_measured:
         return _effectiveness_page(result)
     svgs = svgs or {}
     y_range = shared_y_range(result) if len(svgs) < len(result.systems) else None

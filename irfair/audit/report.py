@@ -14,7 +14,6 @@ from ..atomic import unique_filenames, write_outputs
 from ..cache import refuse_inside_cache
 from .baseline_view import baseline_lines
 from .bias_summary import format_bias
-from .effectiveness_only import is_measured
 from .formats import FORMATTERS, format_latex, format_tsv
 from .html import audit_page
 from .plots import scatter_drawings, shared_y_range
@@ -68,7 +67,7 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
     (``table()``), ``agreement.csv``, one ``scatter_<system>.png`` per system and ``report.html``,
     all-or-nothing, never inside the cache folder's entries. Returns the paths written."""
     refuse_inside_cache(out_dir, "output folder")
-    plots = plots and is_measured(result)  # the scatter plots are GSR's: none without a corpus
+    plots = plots and result.gsr_measured  # the scatter plots are GSR's: none without a corpus
     writers = {
         "audit.json": lambda p: p.write_text(format_json(result), encoding="utf-8"),
         "per_query.csv": lambda p: result.per_query().to_csv(p, index=False),

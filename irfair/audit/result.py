@@ -161,6 +161,12 @@ class AuditResult:
         return [a for a in self.systems.values() if a.kind == SYSTEM]
 
     @property
+    def gsr_measured(self) -> bool:
+        """Whether GSR (and the bias measures) were measured: False for an audit without a corpus, which reads no
+        document and has no gender direction (:mod:`.effectiveness_only`)."""
+        return self.direction is not None
+
+    @property
     def letters(self) -> dict[str, str]:
         """A letter per audited system (a, b, ..., z; none beyond 26 systems), for marks of significant
         differences in tables."""

@@ -52,7 +52,7 @@ def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
 def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
     """The lines under the table: CIs, relative GSR, setting, exclusions per reason, documents, warnings
     (``after_verdict``: without the test setting and the warnings, which the verdict already says)."""
-    if result.direction is None:  # an audit without a corpus: effectiveness only
+    if not result.gsr_measured:  # an audit without a corpus: effectiveness only
         return _effectiveness_footnotes(result, after_verdict)
     lines = [CI_NOTE] if after_verdict else [CI_NOTE, result.inference.describe()]
     if result.relative_gsr_note:  # after the verdict, * marks significance: the note stands alone

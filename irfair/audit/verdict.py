@@ -24,7 +24,7 @@ from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COM
 from ..numbers import counted, denoised, fixed, settled
 from .bias_summary import shares_text
 from .comparisons import GSR, detectable, significant
-from .effectiveness_only import NOT_MEASURED, is_measured
+from .effectiveness_only import NOT_MEASURED
 from .kinds import PERFECT
 from .result import AuditResult
 from .summary import ci, fmt
@@ -85,7 +85,7 @@ def _pair(r, numbers: bool = True) -> str:
 def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> list[str]:
     """The verdict in sentences (see the module docstring), each one line; ``warnings``: end with one line per
     warning kind."""
-    if not is_measured(result):
+    if not result.gsr_measured:
         return _effectiveness_sentences(result, warnings)
     inference = result.inference
     alpha = inference.alpha
@@ -250,7 +250,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
     """The verdict table: letter, system, gsr, gsr_ci95, gsr>, delta_gsr (with ``*``), p_adjusted, the first
     effectiveness measure (or ``measures``) and its letters; ``wide``: every measure and the other columns of
     ``table()``."""
-    if not is_measured(result):
+    if not result.gsr_measured:
         return _effectiveness_table(result, wide)
     table = result.table()
     letters = result.letters
@@ -310,7 +310,7 @@ def _effectiveness_table(result: AuditResult, wide: bool) -> VerdictTable:
 def legend(result: AuditResult) -> list[str]:
     """The lines under the verdict table: what the marks mean and how they were tested."""
     inference = result.inference
-    if not is_measured(result):
+    if not result.gsr_measured:
         first = result.measures[0] if result.measures else "MAP"
         n_pairs = int((result.comparisons["measure"] == first).sum())
         described = inference.describe("" if n_pairs == 0 else "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure")
