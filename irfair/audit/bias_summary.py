@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..measures.ranking_bias import EXPOSURE
+from ..measures.ranking_bias import AWRF, EXPOSURE, RANK_BIAS_MEASURES
 from .kinds import SYSTEM
 from .result import AuditResult
 from .summary import ci, fmt
@@ -96,11 +96,22 @@ def exposure_footnotes(result: AuditResult) -> list[str]:
     lines = [f"{', '.join(m.name for m in measures)}: {exposure.described}"]
     lines += [f"ee: browsing model {m.parameter('model')}, targets from an ideal ranking by grade (relevant documents only)"
               for m in measures if m.name == "ee"]
-    column = next((m.column(m.variants[0], c) for m in measures if m.name == "awrf" for c in m.cutoffs if c == 10), None)
-    if column is not None:
-        shares = [f"{name} {shares_text(a.bias.shares.get(column, {}))}" for name, a in result.systems.items() if a.bias is not None]
-        lines.append(f"share of the attention at @10 ({'/'.join(exposure.labels)}, %): " + "; ".join(shares))
+    found = attention(result)
+    if found is not None:
+        cutoff, shares = found
+        lines.append(f"share of the attention at @{cutoff} ({'/'.join(exposure.labels)}, %): {shares}")
     return lines
+
+
+def attention(result: AuditResult) -> tuple[str, str] | None:
+    """AWRF's headline cut-off and each system's mean share of its attention by group (``perfect 0.0/0.2/99.8;
+    bm25 …``), for the verdict and the bias table's notes; None without AWRF."""
+    column = next((c for c in result.headlines_of(EXPOSURE) if c.startswith(f"{AWRF.name}@")), None)
+    if result.bias is None or result.bias.exposure is None or column is None:
+        return None
+    shares = "; ".join(f"{name} {shares_text(a.bias.shares[column])}" for name, a in result.systems.items()
+                       if a.bias is not None and column in a.bias.shares)
+    return column.split("@")[1], shares
 
 
 def shares_text(shares: dict[str, float | None]) -> str:
@@ -129,7 +140,7 @@ def agreement_footnotes(result: AuditResult) -> list[str]:
     if biased and fair:
         lines.append(f"{biased} grow with bias, {fair} with fairness: agreement shows as tau, r > 0 within these groups and "
                      "< 0 across them")
-    signed = [m.name for m in measures if m.name in ("rab", "arab")]
+    signed = [m.name for m in measures if m.name in RANK_BIAS_MEASURES]
     if signed and len(measures) > len(signed):
         lines.append(f"signs: gsr > 0 reinforces stereotypes (female queries get female lists); {', '.join(signed)} > 0: the list "
                      "leans male, whatever the query — a direction, not a degree, so their tau and r with the other measures "

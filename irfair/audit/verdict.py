@@ -22,7 +22,7 @@ import pandas as pd
 from ..measures.ranking_bias import BIAS, EXPOSURE
 from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
 from ..numbers import counted, denoised, fixed, settled
-from .bias_summary import shares_text
+from .bias_summary import attention
 from .comparisons import GSR, detectable, significant
 from .effectiveness_only import NOT_MEASURED
 from .kinds import PERFECT
@@ -148,9 +148,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
                             (f"{EXPOSURE_LABEL} ({exposure.described if exposure else ''})",
                              _counts(result, result.headlines_of(EXPOSURE), short=True))):
             if part:
-                against = f"against {inference.baseline} (of {len(gsr_rows)} systems)" if inference.baseline else \
-                    f"pairs differing (of {len(gsr_rows)})"
-                lines.append(f"{label}, {against}: {part}")
+                lines.append(_family_line(result, label, part, len(gsr_rows)))
     seen = _attention(result)
     if seen:
         lines.append(seen)
@@ -173,21 +171,24 @@ def _effectiveness_sentences(result: AuditResult, warnings: bool) -> list[str]:
     first = result.comparisons[result.comparisons["measure"] == result.measures[0]] if result.measures else result.comparisons
     part = _counts(result, list(result.measures))
     if len(audited) >= 2 and inference.n_permutations > 0 and part:
-        against = f"against {inference.baseline} (of {len(first)} systems)" if inference.baseline else f"pairs differing (of {len(first)})"
-        lines.append(f"effectiveness, {against}: {part}")
+        lines.append(_family_line(result, "effectiveness", part, len(first)))
     return lines + ([w.line() for w in result.warnings] if warnings else [])
 
 
+def _family_line(result: AuditResult, label: str, counts: str, n: int) -> str:
+    """``MAP, pairs differing (of 45): …`` — or, with ``--baseline``, ``against bm25 (of 9 systems)``."""
+    baseline = result.inference.baseline
+    return f"{label}, {f'against {baseline} (of {n} systems)' if baseline else f'pairs differing (of {n})'}: {counts}"
+
+
 def _attention(result: AuditResult) -> str | None:
-    """``who gets seen @10 (female/male/neither, % of the attention): perfect 2/1/97; bm25 ...``: each system's mean
-    share of the top 10's attention by group (AWRF's distribution), beside the perfect run's; None without AWRF."""
-    exposure = result.bias.exposure if result.bias is not None else None
-    column = next((c for c in result.headlines_of(EXPOSURE) if c.startswith("awrf@")), None)
-    if exposure is None or column is None:
+    """``who gets seen @10 (female/male/neither, % of the attention): perfect 0.0/0.2/99.8; bm25 ...``: each system's
+    mean share of the top 10's attention by group (AWRF's distribution), beside the perfect run's; None without AWRF."""
+    found = attention(result)
+    if found is None:
         return None
-    shares = "; ".join(f"{name} {shares_text(a.bias.shares[column])}" for name, a in result.systems.items()
-                       if a.bias is not None and column in a.bias.shares)
-    return f"who gets seen @{column.split('@')[1]} ({'/'.join(exposure.labels)}, % of the attention): {shares}"
+    cutoff, shares = found
+    return f"who gets seen @{cutoff} ({'/'.join(result.bias.exposure.labels)}, % of the attention): {shares}"
 
 
 def _gendered_coverage(result: AuditResult) -> str | None:
@@ -279,11 +280,7 @@ def verdict_table(result: AuditResult, wide: bool = False, measures: Sequence[st
             cells += [fmt(row[m]), marks[m].get(name, "")] + ([ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"])] if wide else [])
         rows.append(cells)
         kinds.append(kind)
-    if not compared:
-        keep = [i for i, h in enumerate(headers) if h != "" and not h.endswith(">")]
-        headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
-    numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
-    return VerdictTable(headers, rows, numeric, kinds)
+    return _table(headers, rows, kinds, compared)
 
 
 def _effectiveness_table(result: AuditResult, wide: bool) -> VerdictTable:
@@ -300,33 +297,35 @@ def _effectiveness_table(result: AuditResult, wide: bool) -> VerdictTable:
         for m in measures:
             cells += [fmt(row[m]), marks[m].get(name, "")] + ([ci(row[f"{m}_ci_low"], row[f"{m}_ci_high"])] if wide else [])
         rows.append(cells + ([str(int(row["n_evaluated"]))] if wide else []))
-    if len(letters) < 2:
+    return _table(headers, rows, list(table["kind"]), len(letters) >= 2)
+
+
+def _table(headers: list[str], rows: list[list[str]], kinds: list[str], compared: bool) -> VerdictTable:
+    """The verdict table of these cells, without the letter columns when fewer than 2 systems are compared."""
+    if not compared:
         keep = [i for i, h in enumerate(headers) if h != "" and not h.endswith(">")]
         headers, rows = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows]
     numeric = [h not in ("", "system") and not h.endswith(">") for h in headers]
-    return VerdictTable(headers, rows, numeric, list(table["kind"]))
+    return VerdictTable(headers, rows, numeric, kinds)
 
 
 def legend(result: AuditResult) -> list[str]:
-    """The lines under the verdict table: what the marks mean and how they were tested."""
-    inference = result.inference
-    if not result.gsr_measured:
-        first = result.measures[0] if result.measures else "MAP"
-        n_pairs = int((result.comparisons["measure"] == first).sum())
-        described = inference.describe("" if n_pairs == 0 else "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure")
-        cut = described.index("; 95%")
-        columns = ", ".join(m + ">" for m in result.measures)
-        marks = [f"{columns}: significantly higher than these letters"] if len(result.letters) >= 2 else []
-        return marks + [described[:cut], described[cut + 2:]]
-    n_pairs = int((result.comparisons["measure"] == GSR).sum())
+    """The lines under the verdict table: what the marks mean and how they were tested (the family: the pairs of
+    GSR, or without GSR of the first measure)."""
     first = result.measures[0] if result.measures else "MAP"
-    marks = f"; gsr>, {first}>: significantly higher than these letters" if len(result.letters) >= 2 else ""
-    lines = [f"{MARK}: delta_gsr = gsr - gsr(perfect) significant{marks}"]
-    family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure"
-    described = inference.describe(family if n_pairs else "the systems")
+    measured = result.gsr_measured
+    n_pairs = int((result.comparisons["measure"] == (GSR if measured else first)).sum())
+    family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure" if n_pairs else \
+        "the systems" if measured else ""
+    described = result.inference.describe(family)
     cut = described.index("; 95%")
-    depth = DEPTH_AUTO if result.depth == "auto" else ""
-    return lines + [described[:cut], described[cut + 2:] + depth]
+    depth = DEPTH_AUTO if measured and result.depth == "auto" else ""
+    tested = [described[:cut], described[cut + 2:] + depth]
+    lettered = len(result.letters) >= 2
+    if not measured:
+        return ([f"{', '.join(m + '>' for m in result.measures)}: significantly higher than these letters"] if lettered else []) + tested
+    marks = f"; gsr>, {first}>: significantly higher than these letters" if lettered else ""
+    return [f"{MARK}: delta_gsr = gsr - gsr(perfect) significant{marks}", *tested]
 
 
 LONGEST_WORD = 96  # a longer word of a sentence (a long system name) is cut: wrapped with its indent, it fits WIDTH
