@@ -65,23 +65,28 @@ def conclusions(results: Mapping[str, AuditResult]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(COLUMNS))
 
 
+def _by_comparison(results: Mapping[str, AuditResult]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`conclusions`, and the same as one row per comparison (in the audits' order), one column per embedding."""
+    frame = conclusions(results)
+    table = frame.pivot(index="comparison", columns="embeddings", values="conclusion").reindex(
+        list(dict.fromkeys(frame["comparison"])))[list(results)]
+    return frame, table
+
+
 def agreement_record(results: Mapping[str, AuditResult]) -> dict:
     """For JSON: the embeddings, how many GSR comparisons they agree on, and each comparison's conclusions."""
-    frame = conclusions(results)
-    table = frame.pivot(index="comparison", columns="embeddings", values="conclusion")
-    agree = int((table.nunique(axis=1) == 1).sum())
-    return {"embeddings": list(results), "n_comparisons": len(table), "n_agree": agree, "lines": agreement_lines(results),
-            "conclusions": frame.to_dict(orient="records")}
+    frame, table = _by_comparison(results)
+    return {"embeddings": list(results), "n_comparisons": len(table), "n_agree": int((table.nunique(axis=1) == 1).sum()),
+            "lines": _lines(results, table), "conclusions": frame.to_dict(orient="records")}
 
 
 def agreement_lines(results: Mapping[str, AuditResult], limit: int = 3) -> list[str]:
     """The verdict across embeddings: on how many GSR comparisons every embedding reaches the same conclusion,
     and the first ``limit`` where they do not (each embedding's conclusion)."""
-    if len(results) < 2:
-        return []
-    frame = conclusions(results)
-    table = frame.pivot(index="comparison", columns="embeddings", values="conclusion").reindex(
-        list(dict.fromkeys(frame["comparison"])))[list(results)]
+    return _lines(results, _by_comparison(results)[1], limit) if len(results) >= 2 else []
+
+
+def _lines(results: Mapping[str, AuditResult], table: pd.DataFrame, limit: int = 3) -> list[str]:
     differ = table[table.nunique(axis=1) > 1]
     names = ", ".join(results)
     head = (f"across embeddings ({names}): GSR's conclusions agree on {len(table) - len(differ)} of {len(table)} comparisons "

@@ -111,9 +111,9 @@ def markdown_escape(text: str) -> str:
     return " ".join(text.splitlines())
 
 
-def format_latex(result: AuditResult, wide: bool = False) -> str:
+def format_latex(result: AuditResult, wide: bool = False, label: str = "tab:irfair-audit") -> str:
     """The summary as a LaTeX ``table`` with booktabs rules, ``\\textsuperscript`` letters and a caption; ``wide``: a
-    ``table*`` (both columns of a two-column paper) with each measure's 95% CI beside it."""
+    ``table*`` (both columns of a two-column paper) with each measure's 95% CI beside it; ``label``: its ``\\label``."""
     measures = list(result.measures)
     measured = result.gsr_measured
     spec = "ll" + "r" * (3 if measured else 0) + ("rl" if wide else "r") * len(measures)
@@ -128,7 +128,7 @@ def format_latex(result: AuditResult, wide: bool = False) -> str:
 
     lines = ["% irfair audit table: needs \\usepackage{booktabs} in the preamble",
              f"\\begin{{{environment}}}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
-             "\\label{tab:irfair-audit}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
+             f"\\label{{{label}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
     rows = list(_rows(result))
     references = [r for r in rows if r["kind"] != "system"]
     systems = [r for r in rows if r["kind"] == "system"]

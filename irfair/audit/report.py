@@ -51,12 +51,12 @@ def format_text(result: AuditResult, wide: bool = False) -> str:
     return "\n\n".join(blocks)
 
 
-def render(result: AuditResult, form: str = "table", wide: bool = False) -> str:
-    """The audit in one of :data:`FORMATS` for stdout."""
+def render(result: AuditResult, form: str = "table", wide: bool = False, latex_label: str = "tab:irfair-audit") -> str:
+    """The audit in one of :data:`FORMATS` for stdout (``latex_label``: the LaTeX table's ``\\label``)."""
     if form == "json":
         return format_json(result)
     if form == "latex":
-        return format_latex(result, wide)
+        return format_latex(result, wide, latex_label)
     if form in FORMATTERS:
         return FORMATTERS[form](result)
     return format_text(result, wide) + "\n"

@@ -144,10 +144,8 @@ def _report(args: argparse.Namespace, result, conditions, embedding: str | None)
         print(textwrap.fill(failure.line(), 100, subsequent_indent="    ", break_long_words=False),
               file=sys.stdout if args.format == "table" else sys.stderr)
     if embedding is None or args.format != "json":  # several in JSON: printed together
-        text = render(result, args.format, args.wide)
-        if embedding is not None:  # one LaTeX label per table
-            text = text.replace("\\label{tab:irfair-audit}", f"\\label{{tab:irfair-audit-{Path(embedding).name}}}")
-        print(text, end="")
+        label = "tab:irfair-audit" if embedding is None else f"tab:irfair-audit-{Path(embedding).name}"  # one per table
+        print(render(result, args.format, args.wide, label), end="")
     if args.per_query:
         print_per_query(result)
     if out and not args.quiet:
