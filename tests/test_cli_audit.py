@@ -200,7 +200,7 @@ def test_python_takes_the_command_lines_names_and_saves_what_it_writes(collectio
     with pytest.raises(IrfairInputError, match="bootstrap= and n_bootstrap= name one setting"):
         irfair.audit("a.run", "q", "t", "c", bootstrap=1, n_bootstrap=2)
     # -l, -M and --no-random by their long names: the same result as the Python names give
-    qrels, run = str(TREC_EVAL / "qrels.test"), str(TREC_EVAL / "results.test")
+    qrels, run = str(TREC_EVAL / "qrels.rel_level"), str(TREC_EVAL / "results.test")  # grades up to 4: -l 2 keeps some
     by_cli = irfair.audit(run, qrels, level_for_rel=2, max_retrieved=5, no_random=True, permutations=100, bootstrap=20)
     by_python = irfair.audit(run, qrels, relevance_level=2, max_depth=5, random_baseline=False, n_permutations=100,
                              n_bootstrap=20)
