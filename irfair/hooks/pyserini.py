@@ -34,8 +34,10 @@ from pathlib import Path
 
 from ..anserini import prepare_for_pyserini
 from ..audit import AuditResult, audit
+from ..audit.comparisons import pairs_of
+from ..audit.inputs import check_depth_and_field
 from ..errors import IrfairInputError
-from ..trec import QUERY_FIELDS, Run, Topic, as_qrels, as_topics, run_from_scores, write_run
+from ..trec import Run, Topic, as_qrels, as_topics, run_from_scores, write_run
 
 prepare_for_pyserini()
 
@@ -221,11 +223,8 @@ def _check_comparison(searchers, runs: Mapping, k: int, query_field: str, baseli
         raise IrfairInputError(None, None, f"{both[0]!r} names both a searcher and a run: give each system its own name")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise IrfairInputError(None, None, f"k must be a positive whole number of hits per query, not {k!r}")
-    if query_field not in QUERY_FIELDS:
-        raise IrfairInputError(None, None, f"query_field must be one of {', '.join(QUERY_FIELDS)}, not {query_field!r}")
-    names = [*map(str, searchers), *map(str, runs)]
-    if baseline is not None and baseline not in names:
-        raise IrfairInputError(None, None, f"baseline {baseline!r} is not an audited system (systems: {', '.join(names)})")
+    check_depth_and_field("auto", query_field)  # irfair.audit's own checks, made before any search
+    pairs_of([*map(str, searchers), *map(str, runs)], baseline)
     for name, searcher in searchers.items():
         check_searcher(searcher, str(name))
 
