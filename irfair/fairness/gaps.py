@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from . import _checks
+from .rates import RATE_BASES, group_rates
 
 METRICS = ("PPR", "TPR", "FPR")
 
@@ -151,11 +152,9 @@ def statistical_gaps_by_group(labels: Sequence, predictions: Sequence, groups: S
     if len(distinct) < 2:
         raise _checks.fail(f"gaps need at least two groups, found {len(distinct)}: {_checks.short(distinct[0], 20)}")
     class_list = _class_list({"labels": y, "predictions": y_hat}, classes)
-    rows = []
-    for c in class_list:
-        hit = (y_hat == c).astype(float)
-        for metric, mask in (("PPR", np.ones(n, dtype=bool)), ("TPR", y == c), ("FPR", y != c)):
-            rows.append({"metric": metric, "class": c, **{group: _mean((g == group) & mask, hit) for group in distinct}})
+    rates = group_rates(y, y_hat, g, class_list, distinct)["rate"]  # k / n, NaN for an empty group: the mean of the hits
+    rows = [{"metric": metric, "class": c, **{group: float(rates[(c, group, metric)]) for group in distinct}}
+            for c in class_list for metric in RATE_BASES]
     sizes = pd.Series({group: int(np.sum(g == group)) for group in distinct}, name="n_rows")
     return MultiGroupGaps("statistical", tuple(distinct), reference, rule, sizes,
                           pd.DataFrame(rows).set_index(["metric", "class"]))
