@@ -3,11 +3,11 @@
 A benchmark, not a test. Each scenario draws ``--replications`` independent audits of two systems (five for the
 family-wise rows) on n queries and runs irfair's own routines on them — :func:`paired_slope_tests` and
 :func:`paired_mean_tests` for the deltas and their CIs, :func:`decide` for the decisions (exact enumeration where
-2^n patterns fit, Monte-Carlo rounds otherwise), :func:`mean_cis` and :func:`slope_ci` for one system's intervals —
+2^n patterns fit, Monte-Carlo rounds otherwise), :func:`mean_cis` and :func:`wild_slope_ci` for one system's intervals —
 exactly as an audit calls them (1,000 bootstrap resamples, 10,000 permutations, α = 0.05). The reference each
 number is read against is the nominal level (0.05 for a test, 0.95 for an interval), printed with the binomial
-standard error of the estimate; the percentile interval the audit printed before is measured beside the expanded
-BCa interval it prints now.
+standard error of the estimate; the expanded BCa interval the audit printed before is measured beside the
+intervals it prints now (the tests inverted; :func:`wild_slope_ci` for one system's GSR).
 
     python scripts/bench_calibration.py                      # 1,000 replications, 10/20/50/93 queries
     python scripts/bench_calibration.py --replications 200 --sizes 20,50
@@ -21,15 +21,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from irfair.measures.intervals import bca_interval, jackknife_slopes
 from irfair.measures.resampling import (
     bootstrap_weights,
     decide,
     mean_cis,
     paired_mean_tests,
     paired_slope_tests,
-    percentile_ci,
-    slope_ci,
     slopes_from_weights,
+    wild_slope_ci,
 )
 
 ALPHA = 0.05
@@ -93,12 +93,20 @@ def _binomial(share: float, count: int) -> str:
     return f"{share:.3f} ± {np.sqrt(share * (1 - share) / count):.3f}"
 
 
-def _percentile_pairs(scenario: Scenario, x, a, b, n_bootstrap: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The percentile interval of each replication's delta (what the audit printed before)."""
-    weights = bootstrap_weights(a.shape[1], n_bootstrap, seed)
-    resampled = (slopes_from_weights(x, a - b, weights) if scenario.statistic == "gsr"
-                 else weights @ (a - b).T / a.shape[1])
-    return percentile_ci(resampled)
+def _bca_pairs(scenario: Scenario, x, a, b, n_bootstrap: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The expanded BCa interval of each replication's delta (what the audit printed before the inverted tests)."""
+    if scenario.statistic == "mean":
+        found = mean_cis(a - b, n_bootstrap, seed)
+        return found.ci_low, found.ci_high
+    return _bca_slopes(x, a - b, n_bootstrap, seed)
+
+
+def _bca_slopes(x, y, n_bootstrap: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Expanded BCa intervals of the slopes of each row of y (R, n) on x (n,)."""
+    slopes = slopes_from_weights(x, y, bootstrap_weights(len(x), n_bootstrap, seed))
+    dx = x - x.mean()
+    estimate = (y - y.mean(axis=1, keepdims=True)) @ dx / np.dot(dx, dx)
+    return bca_interval(slopes, estimate, jackknife_slopes(x, y), len(x), 0.95, parameters=2)
 
 
 def pair_row(scenario: Scenario, n: int, args) -> str:
@@ -110,7 +118,7 @@ def pair_row(scenario: Scenario, n: int, args) -> str:
     rejected = float(np.mean(decisions == "differs"))
     undecided = float(np.mean(decisions == "undecided"))
     covered = float(np.mean((tests.ci_low <= scenario.delta) & (scenario.delta <= tests.ci_high)))
-    low, high = _percentile_pairs(scenario, x, a, b, args.bootstrap, args.seed)
+    low, high = _bca_pairs(scenario, x, a, b, args.bootstrap, args.seed)
     before = float(np.mean((low <= scenario.delta) & (scenario.delta <= high)))
     what = "power" if scenario.delta else "type-I"
     return (f"{scenario.name:<34}{n:>4}  {what:<6} {_binomial(rejected, args.replications):<14}{undecided:>6.3f}  "
@@ -144,12 +152,12 @@ def single_row(statistic: str, n: int, args) -> str:
             values, truth = rng.beta(0.5, 2.0, n), 0.2
             found = mean_cis(values[None, :], args.bootstrap, args.seed)
             low, high = found.ci_low[0], found.ci_high[0]
-            old = percentile_ci(bootstrap_weights(n, args.bootstrap, args.seed) @ values / n)
+            old = low, high  # the mean of one system keeps its expanded BCa interval
         else:
             x = rng.normal(0.0, 1.0, n)
             y, truth = 0.3 * x + rng.normal(0.0, 1.0, n) * (0.3 + np.abs(x)), 0.3
-            low, high = slope_ci(x, y, args.bootstrap, args.seed)
-            old = percentile_ci(slopes_from_weights(x, y[None, :], bootstrap_weights(n, args.bootstrap, args.seed))[:, 0])
+            low, high = wild_slope_ci(x, y, args.bootstrap, args.seed)
+            old = [bound[0] for bound in _bca_slopes(x, y[None, :], args.bootstrap, args.seed)]
         covered += low <= truth <= high
         before += old[0] <= truth <= old[1]
     name = f"{statistic} of one system" + (" (heterosc.)" if statistic == "gsr" else " (skewed)")
@@ -169,7 +177,7 @@ def main() -> None:
     started = time.perf_counter()
     print(f"{args.replications} replications; {args.bootstrap} bootstrap resamples, {args.permutations} permutations "
           f"(exact where 2^n fit), alpha {ALPHA}")
-    print(f"{'scenario':<34}{'n':>4}  {'rate':<6} {'± binomial se':<14}{'undec.':>7}  {'coverage':<14}percentile")
+    print(f"{'scenario':<34}{'n':>4}  {'rate':<6} {'± binomial se':<14}{'undec.':>7}  {'coverage':<14}BCa before")
     for scenario in SCENARIOS:
         for n in sizes:
             print(pair_row(scenario, n, args), flush=True)

@@ -19,3 +19,35 @@ def expanded_bca(resampled, estimate, leave_one_out, n, parameters=1, level=0.95
     z = math.sqrt(n / (n - parameters)) * t.ppf((1 + level) / 2, n - parameters)
     tails = [norm.cdf(z0 + (z0 + q) / (1 - a * (z0 + q))) for q in (-z, z)]
     return tuple(np.percentile(resampled, [100 * q for q in tails]))
+
+
+def inverted_by_bisection(statistic, residuals, patterns, estimate, level=0.95, span=100.0):
+    """The interval of every δ a sign-flip test keeps, found by bisection on the test's p-value itself (not from
+    order statistics): ``residuals(δ)`` (n,) are the values flipped under H0 "the statistic is δ",
+    ``statistic(values)`` ((m, n) → (m,)) refits the statistic, and p(δ) = share of ``patterns`` (m, n) with
+    |statistic(s · r(δ)) − 0| ≥ |statistic(r(δ))| (ties within 1e-12); each end is where p(δ) falls to α."""
+    alpha = 1 - level
+
+    def p(delta):
+        r = residuals(delta)
+        observed = abs(statistic(r[None, :])[0])
+        return np.mean(np.abs(statistic(patterns * r[None, :])) >= observed - 1e-12)
+
+    ends = []
+    for side in (-1.0, 1.0):
+        inside, outside = estimate, estimate + side * span
+        assert p(outside) <= alpha
+        for _ in range(200):
+            middle = (inside + outside) / 2
+            if p(middle) > alpha:
+                inside = middle
+            else:
+                outside = middle
+        ends.append((inside + outside) / 2)
+    return tuple(ends)
+
+
+def ols_slopes(x, values):
+    """OLS slopes of each row of ``values`` on x with an intercept, by least squares on the design [1, x]."""
+    design = np.column_stack([np.ones(len(x)), x])
+    return np.linalg.lstsq(design, np.asarray(values).T, rcond=None)[0][1]

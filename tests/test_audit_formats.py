@@ -53,8 +53,10 @@ def test_the_verdict_fits_100_columns(result):
     assert any(line.startswith("warning: few_queries: GSR of 5 of 5 runs uses fewer than 20 queries") for line in lines)
     header = next(i for i, line in enumerate(lines) if line.split()[:2] == ["system", "gsr"])
     rows = {line[:2].strip(): line for line in lines[header + 2:header + 7]}
-    # the long name is cut (ending in ~) so that the row fits; letters after the values they mark
-    assert rows["a"].split()[1].endswith("~") and rows["a"].split()[-1] == "bc" and rows["c"].split()[5] == "b"
+    # the long name is cut (ending in ~) so that the row fits; letters after the values they mark; with 3 queries no
+    # slope can be excluded at 95% (2 of the 8 sign patterns always count): the GSR CIs are n/a
+    assert all(rows[letter].split()[3] == "n/a" for letter in "abc")
+    assert rows["a"].split()[1].endswith("~") and rows["a"].split()[-1] == "bc" and rows["c"].split()[4] == "b"
     wide = render(result, "table", wide=True).splitlines()
     assert any(LONG in line for line in wide) and max(map(len, wide)) > 100
 
@@ -64,11 +66,13 @@ def test_markdown(result):
     lines = text.splitlines()
     assert lines[0] == "|  | system | gsr | gsr_ci95 | delta_gsr | MAP | nDCG@100 | P@10 |"
     assert lines[1] == "|---|---|--:|---|--:|--:|--:|--:|"
-    assert lines[4].startswith(f"| a | {LONG} | +1.0055 | [") and "| 1.0000<sup>bc</sup> |" in lines[4]
+    assert lines[4].startswith(f"| a | {LONG} | +1.0055 | n/a |") and "| 1.0000<sup>bc</sup> |" in lines[4]
     assert lines[6].startswith("| c | c | -0.2263<sup>b</sup> |")
     caption = lines[8]
-    assert "two-sided paired randomization tests, 99 permutations, Holm correction over the 3 pairs of each measure" in caption
-    assert "α = 0.05, seed 0; CIs from 50 bootstrap resamples of the queries" in caption
+    assert ("two-sided paired randomization tests (all 2^n sign flips where they number at most 99, else 99 random ones), "
+            "Holm correction over the 3 pairs of each measure") in caption
+    assert ("α = 0.05, seed 0; CIs of means from 50 bootstrap resamples of the queries, of GSR and of differences by "
+            "inverting the tests") in caption
     assert lines[-1] == "| w2v_si | c | -0.3000 | [-0.4000, -0.2000] | 0.0033 | 0.0100 | 3 |"
 
 
@@ -79,11 +83,11 @@ def test_latex(result):
     assert lines[1:3] == ["\\begin{table}[t]", "\\centering"] and lines[-3:] == ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
     assert "\\toprule" in lines and lines.count("\\midrule") == 2  # under the header, and between the reference rows and the systems
     caption = next(line for line in lines if line.startswith("\\caption{"))
-    assert "$\\alpha = 0.05$" in caption and "99 permutations, Holm correction" in caption and "95\\% bootstrap CI" in caption
+    assert "$\\alpha = 0.05$" in caption and "99 random ones), Holm correction" in caption and "95\\% CI;" in caption
     assert caption.count("{") == caption.count("}")
     row = next(line for line in lines if line.startswith("a & "))
     assert "a\\_system\\_name" in row and "1.0000\\textsuperscript{bc}" in row and row.endswith(" \\\\")
-    assert next(line for line in lines if line.startswith("c & ")).startswith("c & c & $-$0.2263\\textsuperscript{b} & [$-$")
+    assert next(line for line in lines if line.startswith("c & ")).startswith("c & c & $-$0.2263\\textsuperscript{b} & n/a & $-$1.2318")
     assert "& -- &" in next(line for line in lines if line.startswith(" & perfect"))
 
 

@@ -28,7 +28,7 @@ def test_relative_gsr_only_when_the_perfect_run_is_clearly_positive():
     time = _gsr(-0.0091, -0.09, 0.06)
     assert math.isnan(relative_gsr_pct(0.105, time))
     assert relative_gsr_note(time) == "relative GSR is n/a: the perfect run's GSR (-0.0091) is not positive"
-    assert relative_gsr_note(_gsr(0.2, float("nan"), float("nan"))).endswith("has no bootstrap CI to show it differs from 0")
+    assert relative_gsr_note(_gsr(0.2, float("nan"), float("nan"))).endswith("has no 95% CI to show it differs from 0")
     assert relative_gsr_note(_gsr(1e-17, 1e-18, 2e-17)) == "relative GSR is n/a: the perfect run's GSR is 0"
 
 

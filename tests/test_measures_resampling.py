@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from bootstrap_reference import expanded_bca
+from bootstrap_reference import expanded_bca, inverted_by_bisection, ols_slopes
 
 from irfair.errors import IrfairInputError
 from irfair.measures.resampling import (
@@ -20,6 +20,7 @@ from irfair.measures.resampling import (
     percentile_ci,
     sign_flips,
     slopes_from_weights,
+    wild_slope_ci,
 )
 
 
@@ -89,11 +90,12 @@ def test_paired_mean_p_agrees_with_exact_enumeration():
         # Monte-Carlo error of a proportion from 20,000 draws: within 4 standard errors
         assert abs(found.p[k] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
         assert found.delta[k] == pytest.approx(np.mean(a[k] - b[k]))
-    # bootstrap CI: the expanded BCa interval of the mean difference over resampled queries
-    d = a[1] - b[1]
-    means = d[bootstrap_indices(11, 500, seed=3)].mean(axis=1)
-    leave_one_out = [np.delete(d, i).mean() for i in range(11)]
-    assert (found.ci_low[1], found.ci_high[1]) == pytest.approx(expanded_bca(means, d.mean(), leave_one_out, 11), abs=1e-12)
+    # the CI: every δ the exact test of "the mean difference is δ" keeps (2^11 patterns fit in 20,000)
+    patterns = np.array(list(itertools.product([1.0, -1.0], repeat=11)))
+    for k in range(3):
+        d = a[k] - b[k]
+        expected = inverted_by_bisection(lambda v: v.mean(axis=1), lambda delta, d=d: d - delta, patterns, d.mean())
+        assert (found.ci_low[k], found.ci_high[k]) == pytest.approx(expected, abs=1e-9)
     assert found.n_queries.tolist() == [11, 11, 11]
 
 
@@ -138,11 +140,14 @@ def test_paired_slope_p_agrees_with_exact_enumeration_of_centred_differences():
     exact = _exact_centred_slope_p(x, a, b)
     assert 0.001 < exact < 0.2
     assert abs(found.p[0] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
+    # the CI: every δ the exact test of "the slopes differ by δ" keeps, flipping the restricted residuals
+    d = a - b
+    patterns = np.array(list(itertools.product([1.0, -1.0], repeat=10)))
+    expected = inverted_by_bisection(lambda v: ols_slopes(x, v), lambda delta: d - d.mean() - delta * (x - x.mean()),
+                                     patterns, slope_difference(a, b), span=100.0)
+    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(expected, abs=1e-9)
+    assert found.ci_low[0] > 0  # exact p below 0.05: the interval excludes 0, as the test rejects
     assert found.delta[0] == pytest.approx(slope_difference(a, b), abs=1e-12)
-    differences = [np.polyfit(x[i], a[i], 1)[0] - np.polyfit(x[i], b[i], 1)[0] for i in bootstrap_indices(10, 400, seed=9)]
-    leave_one_out = [np.polyfit(np.delete(x, i), np.delete(a - b, i), 1)[0] for i in range(10)]
-    expected = expanded_bca(differences, slope_difference(a, b), leave_one_out, 10, parameters=2)
-    assert (found.ci_low[0], found.ci_high[0]) == pytest.approx(expected, abs=1e-10)
 
 
 def test_paired_tests_on_common_queries_ties_and_degenerate_cases():
@@ -221,3 +226,55 @@ def test_an_undefined_estimate_gets_no_interval_and_leaves_the_others_alone():
     low, high = bca_interval(samples, np.array([0.02, np.nan]), np.column_stack([leave_one_out, leave_one_out]), 5)
     assert (low[0], high[0]) == pytest.approx(expanded_bca(samples[:, 0], 0.02, leave_one_out, 5), abs=1e-12)
     assert np.isnan(low[1]) and np.isnan(high[1])
+
+
+def test_a_pair_interval_excludes_zero_exactly_when_its_random_flips_reject():
+    """Monte-Carlo rows (2^30 patterns do not fit in 2,000 flips): each end is where the p of the test of δ, on the
+    test's own flips, falls to α; 0 lies outside the interval exactly when the unadjusted p is at most α."""
+    rng = np.random.default_rng(21)
+    a = rng.normal(0.0, 1.0, size=(40, 30))
+    b = a - rng.normal(np.linspace(-0.8, 0.8, 40)[:, None], 1.0, size=(40, 30))
+    found = paired_mean_tests(a, b, n_bootstrap=1, n_permutations=2_000, seed=5)
+    flips = sign_flips(30, 2_000, 5)
+
+    def p(d, delta):
+        r = d - delta
+        return (1 + np.sum(np.abs(flips @ r) >= abs(r.sum()) - 1e-12)) / 2_001
+
+    for k in range(40):
+        d = a[k] - b[k]
+        for end in (found.ci_low[k], found.ci_high[k]):
+            inside = end + 1e-9 * np.sign(found.delta[k] - end)
+            outside = end - 1e-9 * np.sign(found.delta[k] - end)
+            assert p(d, inside) > 0.05 >= p(d, outside)
+        assert (found.ci_low[k] > 0 or found.ci_high[k] < 0) == (found.p[k] <= 0.05)
+    assert 5 < np.sum(found.p <= 0.05) < 35  # both kinds of row are checked
+
+
+def test_one_systems_gsr_interval_inverts_the_wild_bootstrap_of_its_restricted_residuals():
+    """A heteroscedastic slope on 10 queries, 2^10 patterns within 5,000 flips: exact; with 3 queries no δ can be
+    excluded at 95% (2 of 8 patterns always count): no interval."""
+    rng = np.random.default_rng(8)
+    x = rng.normal(0.0, 1.0, 10)
+    y = 0.3 * x + (0.3 + np.abs(x)) * rng.normal(0.0, 1.0, 10)
+    low, high = wild_slope_ci(x, y, 5_000, 0)
+    patterns = np.array(list(itertools.product([1.0, -1.0], repeat=10)))
+    slope = np.polyfit(x, y, 1)[0]
+    expected = inverted_by_bisection(lambda v: ols_slopes(x, v), lambda delta: y - y.mean() - delta * (x - x.mean()),
+                                     patterns, slope)
+    assert (low, high) == pytest.approx(expected, abs=1e-9)
+    assert low < slope < high
+    assert all(np.isnan(wild_slope_ci(x[:3], y[:3], 5_000, 0)))
+
+
+def test_too_few_flips_or_queries_leave_the_interval_unbounded():
+    """With 10 random flips even the smallest p, 1/11, is above 0.05; with 4 queries the exact test's smallest, 2/16:
+    no δ is excluded, and the CI is NaN (no interval) rather than a range of the flips drawn."""
+    rng = np.random.default_rng(2)
+    a, b = rng.normal(size=(2, 30)), rng.normal(size=(2, 30))
+    few = paired_mean_tests(a, b, n_bootstrap=1, n_permutations=10, seed=0)
+    assert np.isnan(few.ci_low).all() and np.isnan(few.ci_high).all()
+    four = paired_mean_tests(a[:, :4], b[:, :4] + 5.0, n_bootstrap=1, n_permutations=10_000, seed=0)
+    assert np.isnan(four.ci_low).all() and np.isnan(four.ci_high).all()
+    six = paired_mean_tests(a[:, :6], b[:, :6] + 5.0, n_bootstrap=1, n_permutations=10_000, seed=0)
+    assert (six.ci_high < 0).all()  # 2/64 < 0.05: 6 queries all on one side exclude 0

@@ -44,11 +44,15 @@ def test_a_device_torch_does_not_see_is_one_line(spec, count, message):
 
 def test_reproducible_settings_on_a_gpu_are_made_before_training_and_restored(monkeypatch):
     monkeypatch.delenv("CUBLAS_WORKSPACE_CONFIG", raising=False)
-    before = (torch.are_deterministic_algorithms_enabled(), torch.get_num_threads())
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", True)  # torch's default for convolutions
+    before = (torch.are_deterministic_algorithms_enabled(), torch.get_num_threads(), torch.backends.cuda.matmul.allow_tf32)
     with reproducible("cuda:0"):
         assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == CUBLAS_SETTING and torch.are_deterministic_algorithms_enabled()
         assert torch.backends.cudnn.benchmark is False
-    assert (torch.are_deterministic_algorithms_enabled(), torch.get_num_threads()) == before
+        # float32 throughout: TF32's 10-bit mantissa moved MatchPyramid's Vaswani MAP by 0.013 on an H200
+        assert torch.backends.cudnn.allow_tf32 is False and torch.backends.cuda.matmul.allow_tf32 is False
+    assert (torch.are_deterministic_algorithms_enabled(), torch.get_num_threads(), torch.backends.cuda.matmul.allow_tf32) == before
+    assert torch.backends.cudnn.allow_tf32 is True
     monkeypatch.setenv("CUBLAS_WORKSPACE_CONFIG", ":16:8")  # the user's own setting is kept
     with reproducible("cuda:0"):
         assert os.environ["CUBLAS_WORKSPACE_CONFIG"] == ":16:8"

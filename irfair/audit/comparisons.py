@@ -2,7 +2,7 @@
 perfect run on GSR, from one matrix of per-query values (:class:`QueryValues`, systems × queries).
 
 For each pair (a, b) and measure: ``delta`` = value(a) − value(b) over the ``n_queries`` queries both have
-(the table's difference whenever both systems have the same queries); ``ci95``, the paired bootstrap CI;
+(the table's difference whenever both systems have the same queries); ``ci95``, the CI that inverts the paired test;
 ``p``, the paired randomization test (per query, swap the two systems' values; for GSR swap their g_q(L),
 GSR_a − GSR_b being the OLS slope of the differences on g(q)); ``p_adjusted``, corrected over the pairs of
 that measure. Means are compared for the effectiveness measures (trec_eval's per-query values) and the bias
@@ -36,7 +36,7 @@ from ..measures.resampling import (
 GSR = "gsr"
 COMPARISON_COLUMNS = ("a", "b", "measure", "test", "delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries", "p_se",
                       "n_permutations", "decision", "wins", "ties", "losses")
-CI_NAME = "paired expanded BCa bootstrap over queries"
+CI_NAME = "paired randomization test inverted (deltas); wild bootstrap test inverted (GSR); expanded BCa bootstrap (means)"
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,19 @@ class Inference:
         """The setting for ``audit.json``, with the test and CI named."""
         return {"test": TEST_NAME, "ci": CI_NAME, **asdict(self)}
 
-    def describe(self, family: str = "") -> str:
-        """Test, permutations, correction (over ``family``), alpha, resamples and seed in words (under 100 characters
-        with a short ``family``)."""
+    def describe_lines(self, family: str = "") -> list[str]:
+        """Test, correction (over ``family``) and α; how the permutations were drawn; the CIs and seed: three lines of
+        words, each under 100 characters with a short ``family``."""
         over = f" over {family}" if family else ""
-        return (f"{TEST_NAME} test, {self.n_permutations} permutations, {self.correction}{over}, alpha {self.alpha:g}; "
-                f"95% CIs: {self.n_bootstrap} bootstrap resamples; seed {self.seed}")
+        b = self.n_permutations
+        return [f"{TEST_NAME} test, {self.correction}{over}, alpha {self.alpha:g}",
+                (f"permutations: every sign flip where a pair differs on n queries, 2^n <= {b}; else {b} at random" if b
+                 else "permutations: none (--permutations 0: nothing tested)"),
+                f"95% CIs: means {self.n_bootstrap} BCa bootstrap resamples; GSR and deltas the tests inverted; seed {self.seed}"]
+
+    def describe(self, family: str = "") -> str:
+        """:meth:`describe_lines` as one sentence."""
+        return "; ".join(self.describe_lines(family))
 
 
 @dataclass(frozen=True)

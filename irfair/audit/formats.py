@@ -39,8 +39,11 @@ def caption(result: AuditResult, latex: bool = False) -> str:
     correction = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg", "none": "no"}[inference.correction]
     dagger = "$^\\dagger$" if latex else DAGGER
     baseline = f" {dagger}: significantly different from {inference.baseline}." if inference.baseline else ""
-    tests = (f"two-sided paired randomization tests, {inference.n_permutations:,} permutations, {correction} correction{family}, "
-             f"{alpha}, seed {inference.seed}; CIs from {inference.n_bootstrap:,} bootstrap resamples of the queries")
+    flips = inference.n_permutations
+    tests = (f"two-sided paired randomization tests (all 2^n sign flips where they number at most {flips:,}, else {flips:,} "
+             f"random ones), {correction} correction{family}, "
+             f"{alpha}, seed {inference.seed}; CIs of means from {inference.n_bootstrap:,} bootstrap resamples of the queries, "
+             f"of GSR and of differences by inverting the tests")
     if not measured:
         n_queries = max((a.evaluation.n_queries for a in result.audited if a.evaluation is not None), default=0)
         systems = f"{len(result.audited)} system{'s' if len(result.audited) != 1 else ''}"
@@ -49,7 +52,7 @@ def caption(result: AuditResult, latex: bool = False) -> str:
                 f"systems with these letters ({tests}).{baseline}")
     return (f"GSR and effectiveness of {len(result.audited)} systems on {result.perfect.gsr.n_queries} queries "
             f"(embeddings {result.embeddings}, depth {result.depth}), with the perfect and random runs for reference. "
-            f"GSR with its 95% bootstrap CI; {delta}: GSR {minus} GSR(perfect), * significant. Superscript letters: "
+            f"GSR with its 95% CI; {delta}: GSR {minus} GSR(perfect), * significant. Superscript letters: "
             f"significantly higher than the systems with these letters ({tests}).{baseline}")
 
 

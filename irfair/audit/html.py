@@ -39,14 +39,17 @@ DEFINITIONS = (
     ("g_q(L)", "Σ w_k g_q(d_k) / Σ w_k with w_k = 1/log2(k+1) over the list cut at the audited depth; documents with no "
                "measurable token are left out and the other weights renormalised."),
     ("gsr", "Gender Stereotype Reinforcement (Fabris et al., IP&M 2020): OLS slope of g_q(L) on g(q) over the used queries, "
-            "with a 95% BCa bootstrap CI over queries (gsr_ci_low, gsr_ci_high)."),
+            "with a 95% CI over queries (gsr_ci_low, gsr_ci_high): every slope δ that the wild bootstrap test of "
+            "\"the slope is δ\" (Rademacher signs on the restricted residuals) does not reject."),
     ("perfect run", "per query, every relevant document by grade (equal grades share their rank weight), cut at the depth."),
     ("random run", "per query, K documents drawn without replacement from every document of the corpus, seeded by "
                    "(seed, query id): the same whichever runs are audited."),
-    ("delta_gsr", "gsr − gsr(perfect) over the queries both use, with the 95% paired bootstrap CI and the two-sided p of the "
+    ("delta_gsr", "gsr − gsr(perfect) over the queries both use, with its 95% CI (the δ the paired test does not reject) "
+                  "and the two-sided p of the "
                   "paired randomization test (swapping the two runs' g_q(L) per query); p_adjusted: corrected over the audited systems."),
     ("comparisons", "for each pair of audited systems and each measure: delta = value(a) − value(b) over the queries both have, "
-                    "its 95% paired bootstrap CI, the paired randomization p ((count + 1)/(B + 1)) and p_adjusted, corrected over "
+                    "its 95% CI (every δ the paired test, on its own permutations, does not reject: it excludes 0 exactly when p ≤ 0.05), "
+                    "the paired randomization p ((count + 1)/(B + 1), or exact over all 2^n sign flips) and p_adjusted, corrected over "
                     "the pairs of that measure. Overlapping CIs are not a test: only p_adjusted says whether two systems differ."),
     ("Pareto front", "the audited systems that no other system beats on both lower GSR and higher effectiveness; a system's share is "
                      "the fraction of bootstrap resamples of the queries in which it is on the front."),

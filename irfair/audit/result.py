@@ -4,7 +4,7 @@ with DataFrame and JSON views. Reports read these objects; they never call back 
 One naming scheme, snake_case, is used by ``table()``, ``audit.json``, the CSV files and the README
 (:data:`SUMMARY_COLUMNS`); effectiveness columns are named by their measure (``MAP``, ``nDCG@100``).
 
-* ``delta_gsr`` = GSR − GSR(perfect) over the queries both runs use, with the 95% paired bootstrap CI
+* ``delta_gsr`` = GSR − GSR(perfect) over the queries both runs use, with its 95% CI (the paired test inverted)
   (``delta_gsr_ci_low``, ``delta_gsr_ci_high``), the two-sided p of the paired randomization test
   (``delta_gsr_p``) and that p corrected over the audited systems (``delta_gsr_p_adjusted``; the random
   run is a family of its own); see :mod:`.comparisons`.
@@ -58,7 +58,7 @@ def relative_gsr_note(perfect: GSRResult) -> str | None:
     if abs(slope) < ZERO_SLOPE:
         return "relative GSR is n/a: the perfect run's GSR is 0"
     if not (math.isfinite(low) and math.isfinite(high)):
-        return f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) has no bootstrap CI to show it differs from 0"
+        return f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) has no 95% CI to show it differs from 0"
     if slope <= 0:
         return f"relative GSR is n/a: the perfect run's GSR ({fixed(slope, sign=True)}) is not positive"
     if low <= ZERO_SLOPE:

@@ -12,8 +12,8 @@ import math
 from ..numbers import fixed
 from .result import AuditResult
 
-CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% BCa bootstrap CIs over queries; delta_gsr = gsr - gsr(perfect), "
-           "delta_gsr_p: paired randomization test")
+CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% CIs, every slope the wild bootstrap / randomization test keeps; "
+           "delta_gsr = gsr - gsr(perfect), delta_gsr_p: paired randomization test")
 EFFECTIVENESS_CI_NOTE = "_ci95: 95% BCa bootstrap CIs of the means over queries; letters: paired randomization tests"
 
 fmt = fixed  # a number for people: n/a for None/NaN, fixed digits, noise printed as 0 (irfair.numbers)
@@ -54,7 +54,7 @@ def footnotes(result: AuditResult, after_verdict: bool = False) -> list[str]:
     (``after_verdict``: without the test setting and the warnings, which the verdict already says)."""
     if not result.gsr_measured:  # an audit without a corpus: effectiveness only
         return _effectiveness_footnotes(result, after_verdict)
-    lines = [CI_NOTE] if after_verdict else [CI_NOTE, result.inference.describe()]
+    lines = [CI_NOTE] if after_verdict else [CI_NOTE, *result.inference.describe_lines()]
     if result.relative_gsr_note:  # after the verdict, * marks significance: the note stands alone
         lines.append(result.relative_gsr_note if after_verdict else f"* {result.relative_gsr_note}")
     direction = result.direction
@@ -89,7 +89,7 @@ def _effectiveness_footnotes(result: AuditResult, after_verdict: bool) -> list[s
     """The footnotes of an audit without a corpus: CIs, queries, how the measures average, warnings."""
     complete = any(a.evaluation is not None and getattr(a.evaluation, "complete", False) for a in result.systems.values())
     source = "topics" if result.provenance.get("inputs", {}).get("topics") else "qrels queries"
-    lines = [EFFECTIVENESS_CI_NOTE] if after_verdict else [EFFECTIVENESS_CI_NOTE, result.inference.describe()]
+    lines = [EFFECTIVENESS_CI_NOTE] if after_verdict else [EFFECTIVENESS_CI_NOTE, *result.inference.describe_lines()]
     lines.append(f"queries: {result.counts.get('topics', 0)} {source}, {result.counts.get('queries_with_relevant', 0)} with a "
                  "relevant document; n_evaluated: queries the measures average over, "
                  + ("every query of the qrels (trec_eval -c)" if complete

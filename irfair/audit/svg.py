@@ -1,7 +1,7 @@
 """The report's two summary figures as hand-written inline SVG (no matplotlib: they are a few lines and
 text, drawn in milliseconds and sized to the page):
 
-* forest plot — each row's ΔGSR = GSR − GSR(perfect) with its paired bootstrap CI made simultaneous over the
+* forest plot — each row's ΔGSR = GSR − GSR(perfect) with its CI (the paired test inverted) made simultaneous over the
   systems (Bonferroni: level 1 − 0.05/m), the perfect run at 0; filled when the test decides "differs" after the
   correction over the systems (the verdict's decision), so that a filled mark and an unadjusted interval
   clear of 0 are not read against each other;

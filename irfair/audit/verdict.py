@@ -317,10 +317,8 @@ def legend(result: AuditResult) -> list[str]:
     n_pairs = int((result.comparisons["measure"] == (GSR if measured else first)).sum())
     family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure" if n_pairs else \
         "the systems" if measured else ""
-    described = result.inference.describe(family)
-    cut = described.index("; 95%")
-    depth = DEPTH_AUTO if measured and result.depth == "auto" else ""
-    tested = [described[:cut], described[cut + 2:] + depth]
+    depth = [DEPTH_AUTO.removeprefix("; ")] if measured and result.depth == "auto" else []
+    tested = [*result.inference.describe_lines(family), *depth]
     lettered = len(result.letters) >= 2
     if not measured:
         return ([f"{', '.join(m + '>' for m in result.measures)}: significantly higher than these letters"] if lettered else []) + tested

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .resampling import paired_slope_tests, slope_ci
+from .resampling import paired_slope_tests, wild_slope_ci
 
 ZERO_SLOPE = 1e-12
 
 
 @dataclass(frozen=True)
 class GSRResult:
-    """GSR of one system: slope with intercept, Pearson r and its p-value, 95% bootstrap CI, counts.
+    """GSR of one system: slope with intercept, Pearson r and its p-value, 95% CI (wild bootstrap inverted), counts.
 
     ``per_query`` holds one row per query considered (qid, query, query_genderedness,
     list_genderedness, depth, used, reason) — excluded queries included with their reason.
@@ -63,7 +63,7 @@ def fit_gsr(system: str, per_query: pd.DataFrame, n_bootstrap: int = 1000, seed:
     x = used["query_genderedness"].to_numpy(dtype=np.float64)
     y = used["list_genderedness"].to_numpy(dtype=np.float64)
     slope, intercept, r, p = ols_fit(x, y)
-    ci_low, ci_high = slope_ci(x, y, n_bootstrap, seed)
+    ci_low, ci_high = wild_slope_ci(x, y, n_bootstrap, seed)
     reasons = per_query.loc[~per_query["used"], "reason"].value_counts()
     return GSRResult(
         system=system,
@@ -82,7 +82,7 @@ def fit_gsr(system: str, per_query: pd.DataFrame, n_bootstrap: int = 1000, seed:
 
 @dataclass(frozen=True)
 class PairedGSRTest:
-    """GSR_system − GSR_reference on the queries both use: the difference, its 95% paired bootstrap CI, the
+    """GSR_system − GSR_reference on the queries both use: the difference, its 95% CI (the paired test inverted), the
     two-sided p of the paired randomization test and the number of queries (:mod:`.resampling`)."""
 
     difference: float
@@ -110,7 +110,7 @@ def aligned_list_genderedness(results: Sequence[GSRResult]) -> tuple[list[str], 
 def paired_gsr_test(system: GSRResult, reference: GSRResult, n_bootstrap: int = 1000, seed: int = 0,
                     n_permutations: int = 10_000) -> PairedGSRTest:
     """GSR(system) − GSR(reference) as the OLS slope of g_q(L_system) − g_q(L_reference) on g(q) over the
-    queries both use, with the paired bootstrap CI and randomization test of
+    queries both use, with the randomization test and its inverted CI of
     :func:`~irfair.measures.resampling.paired_slope_tests` (queries placed as in the system's table, so
     an audit's tables give its resamples). The difference is reported even without resamples."""
     _, x, y = aligned_list_genderedness([system, reference])

@@ -1,7 +1,14 @@
 """Resampling over queries, the one place every CI, paired test and correction of an audit comes from.
 
-The bootstrap resamples and the intervals read from them (expanded BCa) are :mod:`irfair.measures.intervals`'s;
-the paired tests here take their CIs from there, over the queries both systems have.
+One system's mean has an expanded BCa bootstrap CI (:mod:`irfair.measures.intervals`); one system's GSR, and every
+paired difference, the interval that inverts a sign-flip test (:mod:`irfair.measures.inverted_intervals`): the
+paired tests' CIs are the δ their own test, on its own flips, does not reject, so a CI excludes 0 exactly when the
+unadjusted test rejects.
+
+The null hypothesis of a paired test is that each query's difference is symmetric about 0 (for GSR: each query's
+residual about the difference of slopes) — true when the two systems are exchangeable per query, whatever each
+query's spread. Mean-zero differences that are strongly skewed are outside it: at 20–50 queries the test then
+rejects at about 0.07 instead of 0.05 (``scripts/bench_calibration.py``).
 
 A **permutation** of a paired comparison is one row of :func:`sign_flips`: per query, +1 keeps the two
 systems' values and −1 swaps them, which flips the sign of the per-query difference. The rows are drawn
@@ -38,6 +45,7 @@ from .intervals import (  # noqa: F401  (the bootstrap side of resampling, impor
     slope_ci,
     slopes_from_weights,
 )
+from .inverted_intervals import inverted_intervals
 
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
@@ -56,7 +64,7 @@ def sign_flips(n: int, n_permutations: int, seed) -> np.ndarray:
 
 @dataclass(frozen=True)
 class PairedTests:
-    """k paired comparisons: ``delta`` (a − b over the queries both have), its expanded BCa bootstrap CI,
+    """k paired comparisons: ``delta`` (a − b over the queries both have), its CI (the randomization test inverted),
     the two-sided randomization p-value and the number of queries (arrays of shape (k,))."""
 
     delta: np.ndarray
@@ -85,27 +93,58 @@ def paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
                       level: float = 0.95, p_values: bool = True) -> PairedTests:
     """Mean over queries of a − b for each row of ``a`` and ``b`` (shape (k, n), columns = the audit's query
-    positions, NaN where a system has no value), over the queries both have, with the paired bootstrap CI
-    and the paired randomization test (see the module docstring)."""
+    positions, NaN where a system has no value), over the queries both have, with the randomization test and the
+    interval that inverts it (:func:`inverted_cis`; none when ``n_bootstrap`` is 0)."""
     differences = paired_differences(a, b)
-    # the mean difference and its CI are mean_cis of the differences (the queries both have)
-    summary = mean_cis(differences, n_bootstrap, seed, level)
-    terms = np.where(np.isfinite(differences), differences, 0.0)
+    present = np.isfinite(differences)
+    counts = present.sum(axis=1)
+    terms = np.where(present, differences, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        delta = terms.sum(axis=1) / counts
+    low, high = inverted_cis(terms, present.astype(np.float64), present, n_bootstrap, n_permutations, seed, level)
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
-    p[summary.n_queries == 0] = np.nan
-    return PairedTests(summary.mean, summary.ci_low, summary.ci_high, p, summary.n_queries, terms, summary.n_queries > 0)
+    p[counts == 0] = np.nan
+    return PairedTests(delta, low, high, p, counts, terms, counts > 0)
+
+
+def inverted_cis(terms: np.ndarray, load: np.ndarray, present: np.ndarray, n_bootstrap: int, n_permutations: int,
+                   seed: int, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """The intervals of :func:`~irfair.measures.inverted_intervals.inverted_intervals` on the test's own flips (the
+    first round of :func:`decide`: exact where the 2^n patterns of a row's queries fit in ``n_permutations``), so an
+    interval excludes 0 exactly when the unadjusted test rejects; with ``n_permutations`` 0, on ``n_bootstrap``
+    flips of ``seed``. NaN throughout when ``n_bootstrap`` is 0 (no intervals asked for)."""
+    k = len(np.atleast_2d(terms))
+    if n_bootstrap <= 0 or k == 0:
+        return np.full(k, np.nan), np.full(k, np.nan)
+    flips_count = n_permutations if n_permutations > 0 else n_bootstrap
+    flips = _round_flips(np.atleast_2d(terms).shape[1], flips_count, seed, 0)
+    return inverted_intervals(terms, load, present, flips, flips_count, level)
+
+
+def wild_slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> tuple[float, float]:
+    """One system's GSR CI: the OLS slope of y on x (shape (n,)) with the interval that inverts the wild bootstrap
+    test of H0 "the slope is δ" — Rademacher signs on the restricted residuals (y − ȳ) − δ (x − x̄), ``n_bootstrap``
+    flips of ``seed`` (all 2^n patterns when they fit): exact when each query's residual is symmetric, whatever its
+    spread (a query far from ḡ may be noisier). NaN with n < 3, no spread in x or no flips."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if n_bootstrap <= 0 or len(x) < 3:
+        return float("nan"), float("nan")
+    centred = x - x.mean()
+    low, high = inverted_intervals((centred * (y - y.mean()))[None, :], (centred * centred)[None, :],
+                                   np.ones((1, len(x)), dtype=bool), sign_flips(len(x), n_bootstrap, seed), n_bootstrap, level)
+    return float(low[0]), float(high[0])
 
 
 def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permutations: int, seed: int,
                        level: float = 0.95, p_values: bool = True, simultaneous: float | None = None) -> PairedTests:
     """GSR_a − GSR_b for each row of ``a`` and ``b`` (g_q(L) of two systems, shape (k, n), NaN where a query is
     not used) on ``x`` = g(q) (shape (n,)): the OLS slope of the per-query differences d_q on g(q) over the
-    queries both use, with the paired bootstrap CI (resampling those queries) and the randomization test of
-    H0: "the slopes are equal", whatever the two systems' mean genderedness. It flips the signs of the centred
-    differences d_q − d̄: the statistic Σ (g(q) − ḡ)(d_q − d̄) equals Σ (g(q) − ḡ) d_q (as Σ (g(q) − ḡ) = 0), but a
-    difference of intercepts no longer widens the permutation distribution (flipping d_q itself tests "the two
-    lists are exchangeable per query": with intercepts apart it kept its level at 0.5 % instead of 5 %).
-    NaN with fewer than 3 common queries."""
+    queries both use, with the randomization test of H0: "the slopes are equal", whatever the two systems' mean
+    genderedness, and the interval that inverts it (:func:`inverted_cis`; ``simultaneous``: also at that level).
+    The test flips the signs of the centred differences d_q − d̄: the statistic Σ (g(q) − ḡ)(d_q − d̄) equals
+    Σ (g(q) − ḡ) d_q (as Σ (g(q) − ḡ) = 0), but a difference of intercepts no longer widens the permutation
+    distribution (flipping d_q itself tests "the two lists are exchangeable per query": with intercepts apart it
+    kept its level at 0.5 % instead of 5 %). NaN with fewer than 3 common queries."""
     x = np.asarray(x, dtype=np.float64)
     differences = paired_differences(a, b)
     both = np.isfinite(differences) & np.isfinite(x)[None, :]
@@ -124,22 +163,12 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
     delta[~usable] = np.nan
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[~usable] = np.nan
-    low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
-    wide_low, wide_high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
-    if n_bootstrap > 0:
-        for mask, rows in _groups(both):
-            rows = rows[usable[rows]]
-            if len(rows) == 0:
-                continue
-            weights = bootstrap_weights(int(mask.sum()), n_bootstrap, seed)
-            slopes = slopes_from_weights(x[mask], differences[rows][:, mask], weights)
-            jackknife = jackknife_slopes(x[mask], differences[rows][:, mask])
-            n = int(mask.sum())
-            low[rows], high[rows] = bca_interval(slopes, delta[rows], jackknife, n, level, parameters=2)
-            if simultaneous is not None:
-                wide_low[rows], wide_high[rows] = bca_interval(slopes, delta[rows], jackknife, n, simultaneous, parameters=2)
-    wide = (wide_low, wide_high) if simultaneous is not None else (None, None)
-    return PairedTests(delta, low, high, p, counts, np.where(usable[:, None], terms, 0.0), usable, *wide)
+    kept = np.where(usable[:, None], terms, 0.0)
+    load = np.where(usable[:, None], centred * centred, 0.0)
+    low, high = inverted_cis(kept, load, both & usable[:, None], n_bootstrap, n_permutations, seed, level)
+    wide_low, wide_high = (inverted_cis(kept, load, both & usable[:, None], n_bootstrap, n_permutations, seed, simultaneous)
+                           if simultaneous is not None else (None, None))
+    return PairedTests(delta, low, high, p, counts, kept, usable, wide_low, wide_high)
 
 
 def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
