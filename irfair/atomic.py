@@ -46,8 +46,9 @@ def unique_filenames(names, what: str = "plot files") -> dict[str, str]:
     return stems
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and those of its ancestors that do not exist yet, deepest first."""
+def missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those of its ancestors that do not exist yet, deepest first (the last one's parent is the
+    nearest existing folder)."""
     missing = []
     current = folder.absolute()
     while not current.exists() and current != current.parent:
@@ -56,8 +57,8 @@ def _missing_folders(folder: Path) -> list[Path]:
     return missing
 
 
-def _digest(path: Path) -> str:
-    """SHA-256 of the file's bytes (hex)."""
+def file_digest(path: Path) -> str:
+    """SHA-256 of a file's bytes (hex): an output folder's record of what irfair wrote, and a cache entry's."""
     with open(path, "rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
@@ -122,7 +123,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     The file gets the mode a plain ``open()`` would give it (``mkstemp``'s 0o600 would hide a run file
     from the other users of a shared machine); an error, the final rename's included, names ``path``."""
     target = Path(path)
-    created = _missing_folders(target.parent)
+    created = missing_folders(target.parent)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.fchmod(handle, _NEW_FILE_MODE)
@@ -175,7 +176,7 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
     replaced but moved aside to ``<name>.kept-<n>``, with one warning each.
     """
     out = Path(out_dir)
-    created = _missing_folders(out)
+    created = missing_folders(out)
     out.mkdir(parents=True, exist_ok=True)
     staging: Path | None = None
     done = False
@@ -195,8 +196,8 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
                 what = "irfair's record of the files it wrote here" if name == OUTPUTS_MANIFEST else "this output file"
                 raise WriteFailed(errno.EISDIR, f"a folder is in the way of {what}", str(out / name))
         written = _written_by_irfair(out)
-        digests = {name: _digest(tmp) for name, tmp in staged.items()}
-        foreign = [name for name in staged if (out / name).exists() and written.get(name) != _digest(out / name)]
+        digests = {name: file_digest(tmp) for name, tmp in staged.items()}
+        foreign = [name for name in staged if (out / name).exists() and written.get(name) != file_digest(out / name)]
         # the record is staged with the files and moved with them: all of the set or none of it
         manifest = {name: digest for name, digest in written.items() if name not in staged and (out / name).is_file()} | digests
         staged_record = staging / OUTPUTS_MANIFEST

@@ -10,6 +10,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from .atomic import missing_folders
 from .errors import IrfairInputError
 
 
@@ -25,11 +26,11 @@ def _probe(folder: Path, path: Path, what: str) -> None:
 
 def _nearest_existing(path: Path, what: str) -> Path:
     """``path`` or its nearest existing ancestor, which must be a folder."""
-    current = path.absolute()
-    while not current.exists():
-        if current.is_symlink():
-            raise IrfairInputError(path, None, f"cannot create the {what}: {current} is a broken link")
-        current = current.parent
+    missing = missing_folders(path)
+    broken = next((folder for folder in missing if folder.is_symlink()), None)
+    if broken is not None:
+        raise IrfairInputError(path, None, f"cannot create the {what}: {broken} is a broken link")
+    current = missing[-1].parent if missing else path.absolute()
     if not current.is_dir():
         raise IrfairInputError(path, None, f"cannot create the {what}: {current} is a file, not a folder")
     return current

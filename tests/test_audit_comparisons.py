@@ -99,6 +99,8 @@ def test_reference_row_and_settings():
                                            "expanded BCa bootstrap (means)",
                                      "n_bootstrap": 1000, "n_permutations": 10_000, "seed": 0, "correction": "holm", "alpha": 0.05,
                                      "baseline": None}
+    # one rule for "significant": p below α, never a NaN p (no test)
+    assert Inference().rejects(0.0499) and not Inference().rejects(0.05) and not Inference().rejects(float("nan"))
     for bad, message in [({"correction": "sidak"}, "correction must be one of"),
                          ({"alpha": 1.0}, r"alpha=1.0: expected a number between 0 and 1 \(exclusive\)"),
                          ({"n_permutations": -1}, "n_permutations=-1: expected an integer from 0 to 10,000,000")]:

@@ -13,7 +13,7 @@ from irfair.corpus.termstore import TermStore  # noqa: E402
 from irfair.errors import IrfairInputError, IrfairWarning  # noqa: E402
 from irfair.measures.effectiveness import evaluate  # noqa: E402
 from irfair.rankers.neural.folds import load_or_make_folds, make_folds  # noqa: E402
-from irfair.rankers.neural.train import interpolate, train_and_rerank, train_folds  # noqa: E402
+from irfair.rankers.neural.train import interpolate, train_folds  # noqa: E402
 from irfair.trec import Run  # noqa: E402
 
 
@@ -131,7 +131,7 @@ def test_training_beats_random_reranking_and_is_reproducible(model, tiny, w2v, t
     assert lines[2].startswith(f"{model} fold 1/3 epoch 1/8: loss ")
     # the second training reads its inputs from the cache (no corpus pass, nothing built) and gives the same run
     lines.clear()
-    again = train_and_rerank(model, store, w2v, queries, qrels, candidates, 10, report=lines.append, **kwargs)
+    again = train_folds(model, store, w2v, queries, qrels, candidates, 10, report=lines.append, **kwargs).run
     assert not any("building" in line for line in lines) and lines[0].startswith(f"{model}: inputs of 150 pairs ready in ")
     assert again.ranking == result.run.ranking  # reproducible on the CPU for a seed and a thread count
     entries = [r for r in scan(tmp_path / "cache", verify=True) if r.kind == "neural"]
@@ -143,8 +143,8 @@ def test_query_length_limits_the_content_tokens_used(tiny, w2v):
     # with one token kept, "zzz football" becomes "zzz", which no candidate holds: every score ties
     longer = {qid: f"zzz {text}" for qid, text in queries.items()}
     kwargs = dict(corpus=corpus, folds=3, epochs=2, seed=0, device="cpu")
-    cut = train_and_rerank("drmm", store, w2v, longer, qrels, candidates, 10, query_length=1, **kwargs)
-    whole = train_and_rerank("drmm", store, w2v, longer, qrels, candidates, 10, **kwargs)
+    cut = train_folds("drmm", store, w2v, longer, qrels, candidates, 10, query_length=1, **kwargs).run
+    whole = train_folds("drmm", store, w2v, longer, qrels, candidates, 10, **kwargs).run
     assert len({score for _, score in cut.ranking["1"]}) == 1
     assert evaluate(whole, qrels).means["MAP"] > evaluate(candidates, qrels).means["MAP"] + 0.2
 

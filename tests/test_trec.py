@@ -313,7 +313,8 @@ def test_a_file_listed_by_score_keeps_its_order_but_for_ties(tmp_path):
 
 def test_a_missing_field_beside_a_doubled_space_is_left_to_the_line_reader(tmp_path):
     """Six fields with one empty (the document id missing, two spaces in a row): the line reader names the line."""
-    from irfair.trec.files import _read_qrels_columns, _read_run_columns
+    from irfair.trec.files import _read_run_columns
+    from irfair.trec.qrels import _read_qrels_columns
 
     run, qrels = tmp_path / "r.run", tmp_path / "q.txt"
     run.write_text("1 Q0 a 1 2.5 t\n1 Q0  2 1 t\n")
@@ -340,7 +341,7 @@ def test_any_run_file_reads_the_same_by_both_readers(tmp_path_factory, rows):
 
 
 def test_fast_qrels_reading_equals_line_by_line_reading(shared_data, tmp_path):
-    from irfair.trec.files import _read_qrels_columns, _read_qrels_lines
+    from irfair.trec.qrels import _read_qrels_columns, _read_qrels_lines
 
     for path in (shared_data / "robust04" / "qrels.robust04.txt", shared_data / "vaswani" / "qrels"):
         fast = _read_qrels_columns(path)

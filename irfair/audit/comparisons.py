@@ -31,6 +31,7 @@ from ..measures.resampling import (
     paired_differences,
     paired_mean_tests,
     paired_slope_tests,
+    rejects,
 )
 
 GSR = "gsr"
@@ -61,6 +62,10 @@ class Inference:
     def to_dict(self) -> dict:
         """The setting for ``audit.json``, with the test and CI named."""
         return {"test": TEST_NAME, "ci": CI_NAME, **asdict(self)}
+
+    def rejects(self, p: float) -> bool:
+        """Whether a corrected p rejects at this audit's α (:func:`~irfair.measures.resampling.rejects`)."""
+        return bool(rejects(p, self.alpha))
 
     def describe_lines(self, family: str = "") -> list[str]:
         """Test, correction (over ``family``) and α; how the permutations were drawn; the CIs and seed: three lines of

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..bounds import checked
 from ..errors import IrfairInputError
-from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
+from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED, rejects
 from ..numbers import fixed
 from .kinds import SYSTEM
 
@@ -129,7 +129,7 @@ def _outcome(condition: Condition, system: str, reference: str, measure: str, de
     """The failure, undecided item or pass (None) of one comparison for ``condition``. The decision was made at the
     audit's α (``audit_alpha``); at another α it is read from the adjusted p (its Monte-Carlo error not checked again)."""
     if audit_alpha is not None and alpha != audit_alpha and decision in (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER):
-        decision = DIFFERS if math.isfinite(p_adjusted) and p_adjusted < alpha else NO_DIFFERENCE
+        decision = DIFFERS if rejects(p_adjusted, alpha) else NO_DIFFERENCE
     undecided = audit_reason or {UNDECIDED: "undecided: p lies within its Monte-Carlo error of alpha at the most permutations",
                                  CANNOT_DIFFER: "cannot differ: too few queries or permutations for any p to reach alpha",
                                  NOT_COMPARED: "not compared: no query both systems have"}.get(decision)

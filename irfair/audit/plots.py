@@ -99,14 +99,6 @@ def save_figure(fig, path, kind: str | None = None) -> None:
     fig.savefig(path, format=kind, dpi=120, metadata=_UNDATED.get(kind))
 
 
-def scatter_plot(result: AuditResult, system: str, path: str | Path, y_range: tuple[float, float] | None = None) -> str:
-    """Save one system's scatter plot (the format follows the suffix: png, pdf, svg) and return the same
-    figure as inline SVG (see :func:`figure_svg`), so that a report does not lay it out a second time."""
-    fig = scatter_figure(result, system, y_range)
-    save_figure(fig, path)
-    return figure_svg(fig)
-
-
 def figure_svg(fig, close: bool = True) -> str:
     """A figure as inline SVG markup (text kept as text, no XML header); the figure closed unless ``close`` is False."""
     import matplotlib

@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..atomic import file_digest  # noqa: F401  (the cache's files are digested as an output folder's)
+
 FORMAT_VERSION = 2
 MANIFEST = "MANIFEST.json"
 CHECKSUM_ON_READ = 64 * 2**20
@@ -20,12 +22,6 @@ class EntryDamaged(Exception):
     def __init__(self, reason: str) -> None:
         self.reason = reason
         super().__init__(reason)
-
-
-def file_digest(path: Path) -> str:
-    """SHA-256 of a file's bytes (hex)."""
-    with open(path, "rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def value_digest(value: object) -> str:

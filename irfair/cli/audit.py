@@ -8,13 +8,11 @@ import re
 import sys
 import textwrap
 
+from ..measures.names import BIAS_MEASURE_NAMES
+from ..measures.names import BROWSING_MODELS as EXPOSURE_MODELS
+from ..measures.names import DEFAULT_BIAS_MEASURES as DEFAULT_BIAS_MEASURE_NAMES
 from . import options
 
-# the names of irfair.measures.ranking_bias.BIAS_MEASURES (not imported here: it loads scipy; a test keeps them equal)
-BIAS_MEASURE_NAMES = ("gsr", "rab", "arab", "nfairr", "texfair", "ee", "awrf")
-# the measures audited unless --bias-measures says otherwise (ranking_bias.DEFAULT_BIAS_MEASURES; a test keeps them equal)
-DEFAULT_BIAS_MEASURE_NAMES = BIAS_MEASURE_NAMES[:5]
-EXPOSURE_MODELS = ("trec2022", "gerr", "rbp")
 PARALLEL = True
 HELP = ("GSR, RaB/ARaB, NFaiRR and TExFAIR of TREC runs beside the perfect and a random run, with MAP/nDCG@100/P@10 "
         "or any ir_measures measure, and how far the bias measures agree")

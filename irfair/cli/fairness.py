@@ -32,7 +32,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..fairness.report import audit_predictions, check_output_path, format_audit, write_json
+    from ..fairness.report import audit_predictions, check_output_path, write_json
+    from ..fairness.report_text import format_audit
 
     if args.json:
         check_output_path(args.json)

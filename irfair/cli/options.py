@@ -9,6 +9,7 @@ from ..bounds import parsed
 from ..cache import CacheDir, refuse_inside_cache, writable_cache_dir
 from ..errors import IrfairInputError
 from ..executor import JOBS_ENV, SCHEDULER_ENV
+from ..measures.names import CORRECTIONS
 from ..paths import writable_file, writable_folder
 from ..rankers import RANKERS, RankerSpec
 from ..rankers.registry import Parameter
@@ -71,7 +72,6 @@ def add_format(parser: argparse.ArgumentParser, what: str = "the table") -> None
 
 
 AUDIT_FORMATS = ("table", "markdown", "latex", "tsv", "json")
-CORRECTIONS = ("holm", "bonferroni", "bh", "none")  # irfair.measures.resampling.CORRECTIONS (not imported: it loads numpy)
 
 
 def add_audit_format(parser: argparse.ArgumentParser) -> None:

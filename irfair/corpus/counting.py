@@ -18,7 +18,7 @@ that counts it, so that only a file name and two offsets travel to a worker.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -224,3 +224,38 @@ def count_pieces(tasks: Iterable[tuple], jobs: int | None = None, scheduler: str
         return
     with executor(jobs, scheduler) as ordered_map:
         yield from ordered_map(count_piece, itertools.chain(first, tasks))
+
+
+def select_rows(block: Block, rows: list[int]) -> Block:
+    """The CSR block of ``rows`` of ``block``, in that order."""
+    indptr, indices, counts = block
+    selected = sp.csr_matrix((counts, indices, indptr), shape=(len(indptr) - 1, int(indices.max(initial=-1)) + 1))[rows]
+    return selected.indptr.astype(np.int64), selected.indices.astype(np.int32), selected.data.astype(np.int32)
+
+
+class ShardCutter:
+    """Counted documents cut into shards of exactly ``size`` rows as they arrive: each full shard is handed to
+    ``flush`` (ids, block), then ``publish`` is called (a killed pass resumes from there); :meth:`finish` hands over
+    the rest."""
+
+    def __init__(self, flush: Callable[[list[str], Block], None], publish: Callable[[], None], size: int) -> None:
+        self.flush, self.publish, self.size = flush, publish, size
+        self.ids: list[str] = []
+        self.blocks: list[Block] = []
+        self.added = 0
+
+    def add(self, ids: list[str], block: Block) -> None:
+        self.ids += ids
+        self.blocks.append(block)
+        self.added += len(ids)
+        while len(self.ids) >= self.size:
+            rows = concatenate_blocks(self.blocks)
+            self.flush(self.ids[:self.size], slice_block(rows, 0, self.size))
+            self.ids, self.blocks = self.ids[self.size:], [slice_block(rows, self.size, len(self.ids))]
+            self.publish()
+
+    def finish(self) -> int:
+        """Hand over what is left as a last, shorter shard; returns how many documents were added in all."""
+        if self.ids:
+            self.flush(self.ids, concatenate_blocks(self.blocks))
+        return self.added

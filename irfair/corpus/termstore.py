@@ -29,7 +29,7 @@ from ..cache.entry import load_checked
 from ..errors import IrfairInputError
 from ..text import TOKENIZER_VERSION, default_stopwords
 from .base import Corpus
-from .counting import TermCounter, concatenate_blocks, count_in_parallel, count_pieces, slice_block
+from .counting import ShardCutter, TermCounter, count_in_parallel, count_pieces, select_rows
 from .pieces import cut_pieces
 from .termstore_disk import Block, Contents, link_shard, read_contents, write_shard
 
@@ -205,7 +205,7 @@ class TermStore:
                 yield texts
 
         counter = TermCounter(self.stopwords, self.vocab, self.term_id)
-        shards = _ShardCutter(self, shard_size)
+        shards = ShardCutter(self._flush, self._publish, shard_size)
         for block in count_in_parallel(batches(), counter):
             shards.add(batch_ids.popleft(), block)
         return shards.finish()
@@ -226,7 +226,7 @@ class TermStore:
                 yield corpus.piece_documents, piece, self.stopwords
 
         seen: dict[str, tuple[str, int]] = {}
-        shards = _ShardCutter(self, shard_size)
+        shards = ShardCutter(self._flush, self._publish, shard_size)
         with tqdm(desc=f"tokenising {corpus.name}", unit="doc", disable=not progress) as bar:
             for lines, ids, terms, block, error in count_pieces(tasks()):
                 path = pieces.popleft().path
@@ -247,7 +247,7 @@ class TermStore:
                 bar.update(len(ids))
                 if len(keep) < len(ids):
                     ids = [ids[row] for row in keep]
-                    block = _rows(block, keep)
+                    block = select_rows(block, keep)
                 shards.add(ids, block)
         return shards.finish()
 
@@ -381,37 +381,3 @@ class TermStore:
         """Row numbers of ``doc_ids`` in :meth:`matrix` (array of int64); KeyError for an unknown id."""
         row = self.doc_row
         return np.fromiter(map(row.__getitem__, doc_ids), dtype=np.int64)
-
-
-def _rows(block: Block, rows: list[int]) -> Block:
-    """The CSR block of ``rows`` of ``block``, in that order."""
-    indptr, indices, counts = block
-    selected = sp.csr_matrix((counts, indices, indptr), shape=(len(indptr) - 1, int(indices.max(initial=-1)) + 1))[rows]
-    return selected.indptr.astype(np.int64), selected.indices.astype(np.int32), selected.data.astype(np.int32)
-
-
-class _ShardCutter:
-    """Counted documents cut into shards of exactly ``size`` rows as they arrive: each full shard is added to
-    ``store`` and the store published (a killed pass resumes from there); :meth:`finish` adds the rest."""
-
-    def __init__(self, store: TermStore, size: int) -> None:
-        self.store, self.size = store, size
-        self.ids: list[str] = []
-        self.blocks: list[Block] = []
-        self.added = 0
-
-    def add(self, ids: list[str], block: Block) -> None:
-        self.ids += ids
-        self.blocks.append(block)
-        self.added += len(ids)
-        while len(self.ids) >= self.size:
-            rows = concatenate_blocks(self.blocks)
-            self.store._flush(self.ids[:self.size], slice_block(rows, 0, self.size))
-            self.ids, self.blocks = self.ids[self.size:], [slice_block(rows, self.size, len(self.ids))]
-            self.store._publish()
-
-    def finish(self) -> int:
-        """Add what is left as a last, shorter shard; returns how many documents were added in all."""
-        if self.ids:
-            self.store._flush(self.ids, concatenate_blocks(self.blocks))
-        return self.added

@@ -38,8 +38,8 @@ from typing import Literal, NamedTuple
 import numpy as np
 
 from ..trec.document_groups import UNKNOWN  # the group of documents without a label, as the groups file reads it
+from .names import BROWSING_MODELS  # noqa: F401  (the command line lists them from .names)
 
-BROWSING_MODELS = ("trec2022", "gerr", "rbp")
 TREC_NDCG_DEPTH = 500
 BrowsingModel = Literal["trec2022", "gerr", "rbp"]
 Background = Mapping[str, float] | Literal["uniform"]

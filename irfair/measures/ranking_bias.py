@@ -49,10 +49,12 @@ from .exposure_batch import (
     trec_ndcg_batch,
 )
 from .gender_words import NFAIRR_GENDER_WORDS, RAB_GENDER_WORDS, TEXFAIR_GENDER_WORDS
+from .names import DEFAULT_BIAS_MEASURES  # noqa: F401  (what an audit measures by default; the CLI reads .names)
 from .nfairr import NEUTRALITY_THRESHOLD, document_neutrality, nfairr_batch
 from .rab import MAGNITUDE_VARIANTS, average_rank_bias_batch, gender_magnitude, rank_bias_batch
 from .ranked import check_cutoffs
 from .texfair import DEFAULT_PATIENCE, texfair_from_shares, texfair_over_tie_orders
+from .tie_orders import tie_groups  # noqa: F401  (the audit reads tie labels from here)
 
 HEADLINE_CUTOFF = 10
 NFAIRR_CANDIDATES = 100
@@ -115,15 +117,6 @@ class RankedDocs:
         none of its top ``cutoff`` (for tied positions: for none of the tie's documents)."""
         found = self.tie_mean(np.asarray(indicator, dtype=np.float64))[:, :cutoff].sum(axis=1)
         return self.mask.any(axis=1) & (found == 0)
-
-
-def tie_groups(grades: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Tie labels from grades in rank order (shape (n_queries, depth)): a new label wherever the grade changes."""
-    grades = np.asarray(grades)
-    if grades.shape[1] == 0:
-        return np.zeros(grades.shape, dtype=np.int64)
-    change = np.concatenate([np.zeros((grades.shape[0], 1), dtype=bool), grades[:, 1:] != grades[:, :-1]], axis=1)
-    return np.where(mask, np.cumsum(change, axis=1), 0)
 
 
 PerQuery = Callable[["BiasMeasure", RankedDocs], dict[str, np.ndarray]]
@@ -335,8 +328,6 @@ AWRF = BiasMeasure(
     fairness=True, family=EXPOSURE, variant_choices=("", "ndcg"))
 
 BIAS_MEASURES: dict[str, BiasMeasure] = {m.name: m for m in (GSR, RAB, ARAB, NFAIRR, TEXFAIR, EE, AWRF)}
-# the measures an audit computes unless told (the exposure ones need groups: asked for by name)
-DEFAULT_BIAS_MEASURES: tuple[str, ...] = ("gsr", "rab", "arab", "nfairr", "texfair")
 
 
 def resolve_bias_measures(measures: str | Iterable[str | BiasMeasure] | None = None) -> tuple[BiasMeasure, ...]:

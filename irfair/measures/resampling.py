@@ -46,8 +46,8 @@ from .intervals import (  # noqa: F401  (the bootstrap side of resampling, impor
     slopes_from_weights,
 )
 from .inverted_intervals import inverted_intervals
+from .names import CORRECTIONS
 
-CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
 FAMILY_WISE = ("holm", "bonferroni")
 TEST_NAME = "paired randomization"
@@ -216,6 +216,14 @@ MAX_ROUNDS = 64  # permutations are added in rounds of B, up to 64 B, while a de
 MC_Z = 3.0  # a decision is stable when p ± 3 standard errors, corrected, stays on one side of alpha
 
 
+def rejects(p: np.ndarray | float, alpha: float) -> np.ndarray | bool:
+    """Whether a (corrected) p rejects at ``alpha``: p < α, never for a NaN p (no test). The one place the rule is
+    written; a decision also asks that it be stable (:func:`decide`)."""
+    with np.errstate(invalid="ignore"):
+        found = np.isfinite(p) & (np.asarray(p) < alpha)
+    return bool(found) if np.ndim(found) == 0 else found
+
+
 @dataclass(frozen=True)
 class Decisions:
     """A family of k paired tests decided at α: two-sided ``p`` (exact, or Monte Carlo with standard error ``p_se``;
@@ -311,7 +319,7 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     def unstable() -> np.ndarray:
         """Rows whose p ± MC_Z standard errors, corrected over the family, lie on both sides of α."""
         low, high = (adjust_p(np.clip(p + sign * MC_Z * se, 0, 1), correction) for sign in (-1, 1))
-        return usable & ~exact & ((low < alpha) != (high < alpha))
+        return usable & ~exact & (rejects(low, alpha) != rejects(high, alpha))
 
     estimate()
     for round_ in range(1, MAX_ROUNDS):
@@ -326,7 +334,7 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     # corrected as if it were the smallest of the family (Holm and Bonferroni multiply it by m, BH and none keep it)
     floor = np.where(exact, 2.0 / np.maximum(totals, 1), 1.0 / (1.0 + MAX_ROUNDS * n_permutations))
     best = np.minimum(1.0, floor * (int(usable.sum()) if correction in FAMILY_WISE else 1))
-    decision[usable] = np.where(adjusted[usable] < alpha, DIFFERS, NO_DIFFERENCE)
+    decision[usable] = np.where(rejects(adjusted[usable], alpha), DIFFERS, NO_DIFFERENCE)
     decision[unstable()] = UNDECIDED
     decision[usable & (best >= alpha) & (sizes > 0)] = CANNOT_DIFFER
     decision[usable & (sizes == 0)] = NO_DIFFERENCE  # identical on every query: p = 1, nothing to decide

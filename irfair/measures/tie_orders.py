@@ -127,3 +127,12 @@ def expected_over_tie_orders(features: np.ndarray, ties: np.ndarray, weights: np
         sums += np.einsum("j,sjf->sf", slot_weights, np.take(kinds[kind_of], order, axis=0))
     values = measure(sums)
     return TieExpectation(float(values.mean()), float(values.std(ddof=1) / math.sqrt(samples)), False, n_orders)
+
+
+def tie_groups(grades: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Tie labels from grades in rank order (shape (n_queries, depth)): a new label wherever the grade changes."""
+    grades = np.asarray(grades)
+    if grades.shape[1] == 0:
+        return np.zeros(grades.shape, dtype=np.int64)
+    change = np.concatenate([np.zeros((grades.shape[0], 1), dtype=bool), grades[:, 1:] != grades[:, :-1]], axis=1)
+    return np.where(mask, np.cumsum(change, axis=1), 0)

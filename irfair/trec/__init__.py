@@ -22,19 +22,9 @@ records (``query_id`` with ``title`` or ``text``, optionally ``description``).
 Input that leaves a ranking open (a set of documents, a rank column that contradicts the scores, two id
 columns that disagree) or cannot be read raises IrfairInputError with one line.
 """
-from .files import (
-    Qrels,
-    Run,
-    check_run_queries,
-    natural_qid_key,
-    read_qrels,
-    read_run,
-    relevant_docs,
-    trec_eval_order,
-    write_qrels,
-    write_run,
-)
+from .files import Run, check_run_queries, natural_qid_key, read_run, trec_eval_order, write_run
 from .judgements import as_qrels, as_topics
+from .qrels import Qrels, read_qrels, relevant_docs, write_qrels
 from .runs import as_runs, run_from_scores
 from .topics import QUERY_FIELDS, Topic, read_topics, write_topics
 

@@ -163,8 +163,3 @@ def arrow_indices(indices: np.ndarray):
 
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     return pa.Array.from_buffers(pa.int64(), len(indices), [None, pa.py_buffer(indices)])
-
-
-def as_numpy(table, name: str) -> np.ndarray:
-    """One column as a numpy array (strings as an object array of str)."""
-    return table.column(name).to_numpy(zero_copy_only=False)

@@ -1,5 +1,5 @@
-"""TREC qrels and run files, and the :class:`Run` type runs are read into: parsed strictly, every bad
-line reported with file and line (topics: :mod:`.topics`).
+"""TREC run files, and the :class:`Run` type runs are read into: parsed strictly, every bad line reported with
+file and line (qrels: :mod:`.qrels`; topics: :mod:`.topics`).
 
 Ordering of a run: documents are ranked by score (descending), ties broken by document id
 (descending), which is the order trec_eval uses (``comp_sim_docno`` in its ``form_res_rels.c``); the
@@ -17,14 +17,11 @@ from typing import TYPE_CHECKING
 from ..atomic import write_text
 from ..compression import plain_name
 from ..errors import IrfairInputError, IrfairWarning
-from .lines import iter_lines
+from .lines import checked_rows, iter_lines, line_hint
 from .topics import Topic
 
 if TYPE_CHECKING:
     import numpy as np
-
-Qrels = dict[str, dict[str, int]]
-
 
 @dataclass
 class Run:
@@ -144,96 +141,6 @@ def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]
     return sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
 
 
-def _rows(path: str | Path, what: str, columns: str, trailing: bool = False, comment: str | None = None) -> Iterator[tuple[int, list[str]]]:
-    """``(line number, fields)`` of every non-blank line, each checked to have the named columns (and, with
-    ``trailing``, any text after them, which is dropped). ``comment``: ``"first"`` skips a line whose first
-    character is '#' (trec_eval 10's qrels), ``"blank"`` one whose first non-blank character is (its runs)."""
-    expected = len(columns.split())
-    first = True
-    for lineno, line in enumerate(iter_lines(path, what), start=1):
-        if comment == "first" and line.startswith("#") or comment == "blank" and line.lstrip().startswith("#"):
-            continue
-        parts = line.split()
-        if parts and (len(parts) < expected if trailing else len(parts) != expected):
-            raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}"
-                                                 + line_hint(what, parts, first))
-        if parts:
-            first = False
-            yield lineno, parts[:expected]
-
-
-# words that name the columns of a TREC file, or of a pandas/CSV export of one (any case)
-_HEADER_WORDS = frozenset({"qid", "query", "query_id", "queryid", "topic", "q0", "iter", "iteration", "docid", "doc_id", "docno",
-                           "document", "pid", "rank", "score", "tag", "run", "runid", "grade", "rel", "relevance", "label"})
-
-
-def line_hint(what: str, parts: Sequence[str], first: bool) -> str:
-    """``; it looks like …`` saying what a line that cannot be read looks like, when it is something a user would know:
-    a header line (at the top of the file), the other kind of file (run and qrels swapped); else ``''``."""
-    if first and sum(part.lower() in _HEADER_WORDS for part in parts) >= 2:
-        return "; it looks like a header line naming the columns: remove it"
-    if what == "run" and len(parts) == 4 and parts[3].lstrip("-").isdigit():
-        return "; it looks like a qrels line 'qid iter doc_id grade': were the run and --qrels swapped?"
-    if what == "qrels" and len(parts) >= 6 and parts[1].upper() == "Q0":
-        return "; it looks like a run line 'qid Q0 doc_id rank score tag': were --qrels and the run swapped?"
-    return ""
-
-
-def read_qrels(path: str | Path) -> Qrels:
-    """Read TREC qrels ``qid iter doc_id grade`` (grade an integer; > 0 means relevant; plain, gzip, bzip2 or xz);
-    a line whose first character is '#' is a comment, as trec_eval 10 reads qrels.
-
-    Returns ``{qid: {doc_id: grade}}`` (queries and documents in file order). Well-formed files are parsed
-    at C speed (:mod:`.columns`); any other is read line by line, which names the line at fault.
-    """
-    fast = _read_qrels_columns(path)
-    return fast if fast is not None else _read_qrels_lines(path)
-
-
-def _read_qrels_columns(path: str | Path) -> Qrels | None:
-    import numpy as np
-    import pyarrow.compute as pc
-
-    from .columns import numbers, read_columns
-
-    read = read_columns(path, ("qid", "iter", "doc_id", "grade"), {"grade": "int64"})
-    if read is None:
-        return None
-    table = read[0]
-    if pc.any(pc.starts_with(table.column("qid"), "#")).as_py():
-        return None  # comment lines: the line reader skips them
-    queries = pc.dictionary_encode(table.column("qid")).combine_chunks()
-    order = pc.sort_indices(queries.indices)  # stable: file order within each query
-    codes = numbers(pc.take(queries.indices, order))
-    docs = pc.take(table.column("doc_id"), order).to_pylist()
-    grades = pc.take(table.column("grade"), order).to_pylist()
-    bounds = (np.flatnonzero(np.diff(codes)) + 1).tolist()
-    query_ids = queries.dictionary.to_pylist()
-    qrels: Qrels = {}
-    for start, end in zip([0, *bounds], [*bounds, len(codes)]):
-        judged = dict(zip(docs[start:end], grades[start:end]))
-        if len(judged) != end - start:
-            return None  # a document judged twice: the line reader names the line
-        qrels[query_ids[codes[start]]] = judged
-    return qrels
-
-
-def _read_qrels_lines(path: str | Path) -> Qrels:
-    qrels: Qrels = {}
-    for lineno, fields in _rows(path, "qrels", "qid iter doc_id grade", comment="first"):
-        qid, _, doc_id, grade_text = fields
-        try:
-            grade = int(grade_text)
-        except ValueError:
-            raise IrfairInputError(path, lineno, f"relevance grade must be an integer, found {grade_text!r}"
-                                                 + line_hint("qrels", fields, not qrels)) from None
-        judged = qrels.setdefault(qid, {})
-        if doc_id in judged:
-            raise IrfairInputError(path, lineno, f"document {doc_id} judged twice for query {qid}")
-        judged[doc_id] = grade
-    return qrels
-
-
 def read_run(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
     """Read a TREC run ``qid Q0 doc_id rank score tag`` (plain, gzip, bzip2 or xz, told by its bytes), validating
     every line; text after the tag is ignored, and a line whose first non-blank character is '#' is a comment, as
@@ -341,10 +248,10 @@ def _run_rows(path: str | Path, msmarco: bool) -> Iterator[tuple[int, list[str]]
     """``(line, [qid, Q0, doc_id, rank, score, tag])`` of a run file: a ``qid docid rank`` line given the score minus
     its rank (as text, so that the TREC checks read it) and the file's name as tag."""
     if not msmarco:
-        yield from _rows(path, "run", "qid Q0 doc_id rank score tag", trailing=True, comment="blank")
+        yield from checked_rows(path, "run", "qid Q0 doc_id rank score tag", trailing=True, comment="blank")
         return
     tag = run_name(path)
-    for lineno, (qid, doc_id, rank_text) in _rows(path, "run", "qid doc_id rank", comment="blank"):
+    for lineno, (qid, doc_id, rank_text) in checked_rows(path, "run", "qid doc_id rank", comment="blank"):
         score = str(-int(rank_text)) if rank_text.lstrip("+-").isdigit() else "0"  # a bad rank is said by the rank check
         yield lineno, [qid, "Q0", doc_id, rank_text, score, tag]
 
@@ -439,12 +346,6 @@ def check_run_queries(run: Run, topics: Mapping[str, Topic], topics_source=None)
             raise IrfairInputError(run.path or run.name, run.first_line(qid), f"query {qid} is not in the topics{where}")
 
 
-def relevant_docs(qrels: Qrels, qid: str) -> list[tuple[str, int]]:
-    """Relevant ``(doc_id, grade)`` pairs of ``qid``, grade descending then doc id ascending."""
-    judged = qrels.get(qid, {})
-    return sorted(((doc, grade) for doc, grade in judged.items() if grade > 0), key=lambda x: (-x[1], x[0]))
-
-
 def write_run(path: str | Path, run: Run, tag: str | None = None) -> None:
     """Write ``run`` as a 6-column TREC run file, atomically. Scores are written in full (Python's shortest
     round-trip form), so reading the file back gives the same scores and creates no ties."""
@@ -453,10 +354,4 @@ def write_run(path: str | Path, run: Run, tag: str | None = None) -> None:
     for qid, hits in run.ranking.items():
         for rank, (doc_id, score) in enumerate(hits, start=1):
             lines.append(f"{qid} Q0 {doc_id} {rank} {float(score)!r} {run_tag}")
-    write_text(path, "\n".join(lines) + "\n")
-
-
-def write_qrels(path: str | Path, qrels: Qrels) -> None:
-    """Write ``qrels`` as a TREC qrels file, atomically."""
-    lines = [f"{qid} 0 {doc} {grade}" for qid, judged in qrels.items() for doc, grade in judged.items()]
     write_text(path, "\n".join(lines) + "\n")

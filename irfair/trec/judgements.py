@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import IrfairInputError
 from . import irdatasets
-from .files import Qrels, read_qrels
+from .qrels import Qrels, read_qrels
 from .shapes import (
     DOC_COLUMNS,
     GRADE_COLUMNS,

@@ -3,7 +3,7 @@ mark, as Windows editors write, is dropped), not empty; gzip, bzip2 or xz data i
 by its bytes (:mod:`irfair.compression`)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from ..compression import line_blocks
@@ -40,3 +40,39 @@ def iter_lines(path: str | Path, what: str) -> Iterator[str]:
 def read_lines(path: str | Path, what: str) -> list[str]:
     """Every line of ``path`` at once (:func:`iter_lines`), for files that are read whole anyway (topics, word lists)."""
     return list(iter_lines(path, what))
+
+
+def checked_rows(path: str | Path, what: str, columns: str, trailing: bool = False,
+                 comment: str | None = None) -> Iterator[tuple[int, list[str]]]:
+    """``(line number, fields)`` of every non-blank line, each checked to have the named columns (and, with
+    ``trailing``, any text after them, which is dropped). ``comment``: ``"first"`` skips a line whose first
+    character is '#' (trec_eval 10's qrels), ``"blank"`` one whose first non-blank character is (its runs)."""
+    expected = len(columns.split())
+    first = True
+    for lineno, line in enumerate(iter_lines(path, what), start=1):
+        if comment == "first" and line.startswith("#") or comment == "blank" and line.lstrip().startswith("#"):
+            continue
+        parts = line.split()
+        if parts and (len(parts) < expected if trailing else len(parts) != expected):
+            raise IrfairInputError(path, lineno, f"expected {expected} columns '{columns}', found {len(parts)}"
+                                                 + line_hint(what, parts, first))
+        if parts:
+            first = False
+            yield lineno, parts[:expected]
+
+
+# words that name the columns of a TREC file, or of a pandas/CSV export of one (any case)
+_HEADER_WORDS = frozenset({"qid", "query", "query_id", "queryid", "topic", "q0", "iter", "iteration", "docid", "doc_id", "docno",
+                           "document", "pid", "rank", "score", "tag", "run", "runid", "grade", "rel", "relevance", "label"})
+
+
+def line_hint(what: str, parts: Sequence[str], first: bool) -> str:
+    """``; it looks like …`` saying what a line that cannot be read looks like, when it is something a user would know:
+    a header line (at the top of the file), the other kind of file (run and qrels swapped); else ``''``."""
+    if first and sum(part.lower() in _HEADER_WORDS for part in parts) >= 2:
+        return "; it looks like a header line naming the columns: remove it"
+    if what == "run" and len(parts) == 4 and parts[3].lstrip("-").isdigit():
+        return "; it looks like a qrels line 'qid iter doc_id grade': were the run and --qrels swapped?"
+    if what == "qrels" and len(parts) >= 6 and parts[1].upper() == "Q0":
+        return "; it looks like a run line 'qid Q0 doc_id rank score tag': were --qrels and the run swapped?"
+    return ""

@@ -7,8 +7,6 @@ Vaswani and TIME, BM25 top-100 candidates).
 """
 from __future__ import annotations
 
-import math
-
 import torch
 from torch import nn
 
@@ -144,8 +142,3 @@ class MatchPyramid(nn.Module):
 def pairwise_hinge_loss(positive: torch.Tensor, negative: torch.Tensor, margin: float = 1.0) -> torch.Tensor:
     """mean(max(0, margin − s(q, d⁺) + s(q, d⁻))) over the batch (DRMM eq. 5)."""
     return torch.clamp(margin - positive + negative, min=0).mean()
-
-
-def scaled_idf(idf: torch.Tensor, n_docs: int) -> torch.Tensor:
-    """IDF divided by ln(N), in [0, 1], for MatchPyramid's second channel."""
-    return idf / max(math.log(max(n_docs, 2)), 1e-9)

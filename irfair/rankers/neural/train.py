@@ -65,7 +65,7 @@ from .folds import load_or_make_folds, make_folds, training_queries
 from .inputs import PairInputs
 from .inputs_cache import cached_inputs, inputs_key
 
-__all__ = ["MODELS", "TrainingResult", "interpolate", "load_or_make_folds", "make_folds", "run_name", "train_and_rerank",
+__all__ = ["MODELS", "TrainingResult", "interpolate", "load_or_make_folds", "make_folds", "run_name",
            "train_folds"]
 
 MODELS = rankers_of(NEURAL)
@@ -248,9 +248,6 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
     """
     if model_name not in MODELS:
         raise ValueError(f"model must be one of {MODELS}")
-    torch = _torch()
-    from tqdm.auto import tqdm
-
     started = time.perf_counter()
     say = report or (lambda line: None)
     device = resolve_device(device, model_name)
@@ -261,6 +258,38 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
     if not any(relevant.values()):
         raise IrfairInputError(candidates.path or candidates.name, None,
                                f"no candidate in the top {top_n} of any query is relevant: nothing to train on; no run written")
+    inputs = _inputs(model_name, store, embeddings, queries, candidates, corpus, top, query_length, doc_len, matching,
+                     progress, say, cache_dir, device)
+    log_lines = ["fold\tepoch\tloss\tvalidation_MAP",
+                 f"all\tdevice {device}{f', {threads} CPU threads' if device == 'cpu' and threads else ''}\t\t"]
+    settings = dict(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate or DEFAULT_LEARNING_RATE[model_name],
+                    negatives_per_positive=negatives_per_positive, patience=patience, device=device, progress=progress, say=say)
+    with reproducible(device, threads if device == "cpu" else None):
+        merged, untrained = _each_fold(model_name, inputs, fold_lists, top, relevant, qrels, candidates, top_n, seed,
+                                       log_lines, settings, interpolation_weight if interpolate_first_stage else None)
+    if len(untrained) == len(fold_lists):
+        raise IrfairInputError(candidates.path or candidates.name, None,
+                               f"{model_name} could not be trained in any fold ({untrained[0][1]} in fold 1); no run written")
+    if interpolate_first_stage:
+        log_lines.append(f"all\tinterpolation weight {interpolation_weight} (candidates' scores)\t\t")
+    if log_path is not None:
+        write_text(log_path, "\n".join(log_lines) + "\n")
+    name = run_name(model_name, embeddings.name, interpolate_first_stage)
+    run = Run(name, {q: merged[q] for q in qids}, tag=name)
+    result = TrainingResult(run, len(fold_lists), untrained, log_lines, time.perf_counter() - started, device)
+    if untrained:
+        warnings.warn(f"{model_name}: {result.summary()}", IrfairWarning, stacklevel=2)
+    return result
+
+
+def _inputs(model_name: str, store: TermStore, embeddings: Embeddings, queries: Mapping[str, str], candidates: Run,
+            corpus: Corpus, top: dict[str, list[str]], query_length: int, doc_len: int, matching: str, progress: bool,
+            say: Callable[[str], None], cache_dir, device: str) -> PairInputs:
+    """The model's inputs for every (query, top candidate) pair, read from the cache or built (one corpus pass over the
+    candidates) and kept there."""
+    from tqdm.auto import tqdm
+
+    qids = list(top)
     wanted = {d for docs in top.values() for d in docs}
     query_tokens = {q: content_tokens(queries[q], store.stopwords) for q in qids}
     if query_length > 0:
@@ -282,44 +311,31 @@ def train_folds(model_name: str, store: TermStore, embeddings: Embeddings, queri
     inputs_started = time.perf_counter()
     inputs = cached_inputs(cache_dir, model_name, key, pairs, matching, build)
     say(f"{model_name}: inputs of {len(pairs):,} pairs ready in {time.perf_counter() - inputs_started:.3f} s; training on {device}")
+    return inputs
 
-    log_lines = ["fold\tepoch\tloss\tvalidation_MAP"]
+
+def _each_fold(model_name: str, inputs: PairInputs, fold_lists: list[list[str]], top: dict[str, list[str]],
+               relevant: dict[str, set[str]], qrels: Qrels, candidates: Run, top_n: int, seed: int, log_lines: list[str],
+               settings: dict, interpolation_weight: float | None) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[int, str]]]:
+    """Train on each fold's training queries (validating on the next fold's) and re-rank its test queries: the merged
+    rankings, and the folds not trained with why (their test queries keep the candidates' order)."""
+    torch = _torch()
     merged: dict[str, list[tuple[str, float]]] = {}
     untrained: list[tuple[int, str]] = []
-    settings = dict(epochs=epochs, batch_size=batch_size, learning_rate=learning_rate or DEFAULT_LEARNING_RATE[model_name],
-                    negatives_per_positive=negatives_per_positive, patience=patience, device=device, progress=progress, say=say)
-    log_lines.append(f"all\tdevice {device}{f', {threads} CPU threads' if device == 'cpu' and threads else ''}\t\t")
-    with reproducible(device, threads if device == "cpu" else None):
-        for fold, test_qids in enumerate(fold_lists):
-            torch.manual_seed(seed + fold)
-            following = (fold + 1) % len(fold_lists)
-            training = [q for i, f in enumerate(fold_lists) if i not in (fold, following) for q in f]
-            model, failure = _train_fold(model_name, inputs, top, relevant, qrels, training, fold_lists[following],
-                                         np.random.default_rng(seed + fold), f"{fold + 1}/{len(fold_lists)}", log_lines, **settings)
-            if failure is not None:
-                untrained.append((fold + 1, failure))
-                log_lines.append(f"{fold + 1}\tnot trained: {failure}; candidates' order kept\t\t")
-                merged.update({q: list(candidates.ranking[q][:top_n]) for q in test_qids})
-                continue
-            test_run = _rerank(model, inputs, top, test_qids, device, model_name)
-            if interpolate_first_stage:
-                test_run = interpolate(test_run, candidates, interpolation_weight, model_name)
-            merged.update(test_run.ranking)
-    if len(untrained) == len(fold_lists):
-        raise IrfairInputError(candidates.path or candidates.name, None,
-                               f"{model_name} could not be trained in any fold ({untrained[0][1]} in fold 1); no run written")
-    if interpolate_first_stage:
-        log_lines.append(f"all\tinterpolation weight {interpolation_weight} (candidates' scores)\t\t")
-    if log_path is not None:
-        write_text(log_path, "\n".join(log_lines) + "\n")
-    name = run_name(model_name, embeddings.name, interpolate_first_stage)
-    run = Run(name, {q: merged[q] for q in qids}, tag=name)
-    result = TrainingResult(run, len(fold_lists), untrained, log_lines, time.perf_counter() - started, device)
-    if untrained:
-        warnings.warn(f"{model_name}: {result.summary()}", IrfairWarning, stacklevel=2)
-    return result
+    for fold, test_qids in enumerate(fold_lists):
+        torch.manual_seed(seed + fold)
+        following = (fold + 1) % len(fold_lists)
+        training = [q for i, f in enumerate(fold_lists) if i not in (fold, following) for q in f]
+        model, failure = _train_fold(model_name, inputs, top, relevant, qrels, training, fold_lists[following],
+                                     np.random.default_rng(seed + fold), f"{fold + 1}/{len(fold_lists)}", log_lines, **settings)
+        if failure is not None:
+            untrained.append((fold + 1, failure))
+            log_lines.append(f"{fold + 1}\tnot trained: {failure}; candidates' order kept\t\t")
+            merged.update({q: list(candidates.ranking[q][:top_n]) for q in test_qids})
+            continue
+        test_run = _rerank(model, inputs, top, test_qids, settings["device"], model_name)
+        if interpolation_weight is not None:
+            test_run = interpolate(test_run, candidates, interpolation_weight, model_name)
+        merged.update(test_run.ranking)
+    return merged, untrained
 
-
-def train_and_rerank(*args, **kwargs) -> Run:
-    """:func:`train_folds`' run (same arguments)."""
-    return train_folds(*args, **kwargs).run
