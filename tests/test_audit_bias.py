@@ -12,7 +12,6 @@ import pytest
 
 from irfair.audit import audit
 from irfair.audit.agreement import agreement_table
-from irfair.audit.report import format_text, save_audit
 from irfair.audit.result import audit_schema
 from irfair.cli import main
 from irfair.errors import IrfairInputError
@@ -22,6 +21,7 @@ from irfair.measures.nfairr import document_neutrality, nfairr
 from irfair.measures.rab import average_rank_bias, gender_magnitude, rank_bias
 from irfair.measures.ranking_bias import BIAS_MEASURES, NFAIRR, RAB
 from irfair.measures.texfair import texfair
+from irfair.presentation.report import format_text, save_audit
 from irfair.text import content_tokens
 from irfair.toy import FEMALE_JOBS, toy_direct
 from irfair.trec import Topic

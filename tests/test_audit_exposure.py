@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from irfair.audit import audit
-from irfair.audit.report import save_audit
 from irfair.audit.result import audit_schema
 from irfair.cli import main
 from irfair.errors import IrfairInputError
 from irfair.measures.exposure import UNKNOWN, alignment, awrf, expected_exposure, fair_score
 from irfair.measures.exposure_batch import ExposureDocs, QueryTargets, groups_from_counts
 from irfair.measures.ranking_bias import AWRF, EE, SHARES, TIE_STANDARD_ERROR, RankedDocs, tie_groups
+from irfair.presentation.report import save_audit
 from irfair.toy import toy_direct
 from irfair.trec import Topic
 from irfair.trec.document_groups import read_document_groups

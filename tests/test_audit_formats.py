@@ -8,8 +8,8 @@ import pytest
 
 from irfair.audit import audit
 from irfair.audit.comparisons import COMPARISON_COLUMNS
-from irfair.audit.report import render
-from irfair.audit.verdict import higher_than, sentences
+from irfair.presentation.report import render
+from irfair.presentation.verdict import higher_than, sentences
 from irfair.trec import Topic
 
 DOCS = {"d1": "the woman is a nurse and she", "d2": "the man is a doctor and he", "d3": "she is a girl", "d4": "he is a boy",
@@ -124,9 +124,9 @@ def test_sentences_without_permutations_or_systems(result):
 
 def test_the_command_line_offers_what_the_library_does():
     """cli.options names the formats and corrections without importing the audit (numpy, pandas): keep them equal."""
-    from irfair.audit.report import FORMATS
     from irfair.cli.options import AUDIT_FORMATS, CORRECTIONS
     from irfair.measures.resampling import CORRECTIONS as LIBRARY_CORRECTIONS
+    from irfair.presentation.report import FORMATS
 
     assert AUDIT_FORMATS == FORMATS and CORRECTIONS == LIBRARY_CORRECTIONS
 
@@ -137,7 +137,7 @@ def test_counts_against_a_baseline_say_which_way(result):
     import copy
 
     from irfair.audit.comparisons import Inference
-    from irfair.audit.verdict import sentences
+    from irfair.presentation.verdict import sentences
 
     against = copy.copy(result)
     against.inference = Inference(n_bootstrap=50, n_permutations=99, baseline="c")
@@ -152,7 +152,7 @@ def test_the_baseline_view_counts_wins_ties_losses_worked_out_by_hand():
     GSR has no W/T/L. 3 queries cannot reach p < 0.05 (smallest exact p 2/8), so nothing is marked."""
     from helpers import hand_embeddings
 
-    from irfair.audit.baseline_view import against_baseline
+    from irfair.presentation.baseline_view import against_baseline
 
     runs = {LONG: {"6": ["d1", "d5"], "7": ["d2", "d4"], "8": ["d6", "d3"]},
             "w2v_si": {"6": ["d5", "d1"], "7": ["d4", "d2"], "8": ["d3", "d6"]},
@@ -176,8 +176,8 @@ def test_the_baseline_view_marks_and_daggers(result):
     Markdown and $^\\dagger$ in LaTeX (with the caption saying so); w2v_si's (p 0.2) carries neither."""
     import copy
 
-    from irfair.audit.baseline_view import against_baseline
     from irfair.audit.comparisons import Inference
+    from irfair.presentation.baseline_view import against_baseline
 
     against = copy.copy(result)
     against.inference = Inference(n_bootstrap=50, n_permutations=99, baseline="c")

@@ -13,9 +13,9 @@ from chromium import Browser, chromium_path
 from helpers import overlap_run
 
 from irfair.audit import audit
-from irfair.audit.html import audit_page
-from irfair.audit.report import save_audit
 from irfair.corpus import open_corpus
+from irfair.presentation.html import audit_page
+from irfair.presentation.report import save_audit
 from irfair.trec import read_topics
 
 # `make test` installs chromium first (`make chromium`); under CI a missing browser is a failure, not a skip

@@ -3,7 +3,7 @@ nurse, doctor, table)."""
 import pytest
 
 from irfair.audit import audit
-from irfair.audit.summary import format_table
+from irfair.presentation.summary import format_table
 from irfair.trec import Topic
 
 DOCS = {"d1": "the woman is a nurse and she", "d2": "the man is a doctor and he", "d3": "she is a girl", "d4": "he is a boy",

@@ -3,8 +3,8 @@ import pytest
 from helpers import overlap_run
 
 from irfair.audit import audit
-from irfair.audit.plots import scatter_drawings, scatter_svg, shared_y_range
 from irfair.corpus import open_corpus
+from irfair.presentation.plots import scatter_drawings, scatter_svg, shared_y_range
 from irfair.trec import read_topics
 
 
@@ -21,7 +21,7 @@ def test_plots_drawn_by_workers_are_those_drawn_here(result, monkeypatch):
     y_range = shared_y_range(result)
     with scatter_drawings(result, y_range, jobs=1) as here:
         drawn_here = {name: get() for name, get in here.items()}
-    monkeypatch.setattr("irfair.audit.plots.WORKERS_FROM", 2)  # workers for the four systems
+    monkeypatch.setattr("irfair.presentation.plots.WORKERS_FROM", 2)  # workers for the four systems
     with scatter_drawings(result, y_range, jobs=2) as workers:
         drawn_by_workers = {name: get() for name, get in workers.items()}
     assert list(drawn_here) == list(result.systems) == ["perfect", "random", "overlap", "tf"]

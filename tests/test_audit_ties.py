@@ -3,8 +3,8 @@ import dataclasses
 
 from irfair.audit import audit
 from irfair.audit.alerts import Evidence, ties
-from irfair.audit.summary import format_table
 from irfair.audit.ties import tie_report
+from irfair.presentation.summary import format_table
 from irfair.trec import read_run
 
 # q1: d1 and d2 tie, listed d1 first; trec_eval's rule (doc id descending) puts d2 first → reordered.

@@ -12,7 +12,7 @@ import pytest
 from chromium import Browser, chromium_path
 
 from irfair.audit import PERFECT, audit
-from irfair.audit.report import render, save_audit
+from irfair.presentation.report import render, save_audit
 
 pytestmark = pytest.mark.slow
 
@@ -174,7 +174,7 @@ def test_the_forest_plots_intervals_agree_with_its_marks(vaswani):
     systems, 95% for the random run, a family of its own) and fills the rows the verdict says differ: on Vaswani a
     row is filled exactly when its drawn interval leaves out 0 (qlm's unadjusted 95% CI, [−0.130, −0.006], excluded
     0 beside a hollow mark). The simultaneous interval holds the 95% one."""
-    from irfair.audit.svg import forest_svg
+    from irfair.presentation.svg import forest_svg
 
     rows = [a for a in vaswani.systems.values() if a.kind != "perfect"]
     assert len(rows) == 11

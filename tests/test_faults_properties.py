@@ -299,7 +299,7 @@ def _no_drawings(result, y_range, png=True, jobs=None):
 @pytest.mark.parametrize("kind", EXTENSIONS)
 def test_mutated_inputs_give_correct_numbers_or_one_line(collection, kind, monkeypatch):
     # the scatter plots (matplotlib, ~0.3 s an audit) have nothing to do with reading inputs
-    monkeypatch.setattr("irfair.audit.report.scatter_drawings", _no_drawings)
+    monkeypatch.setattr("irfair.presentation.report.scatter_drawings", _no_drawings)
     valid = (collection / f"valid.{EXTENSIONS[kind]}").read_bytes()
     _check(collection, kind, valid)  # the valid file itself: exit 0, the independent numbers
 

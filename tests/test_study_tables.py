@@ -123,7 +123,7 @@ def test_a_study_without_debiased_embedding_rankers_or_a_second_measuring_embedd
     to compare. The tables keep their columns (a CSV header, a Markdown header), the figure says why it is empty."""
     from types import SimpleNamespace
 
-    from irfair.study.figures import tau_figure
+    from irfair.presentation.study_figures import tau_figure
 
     before = Run("w2v_add", {"1": [("a", 3), ("b", 2)]})
     query_g = pd.DataFrame({"w2v": [0.1, 0.0, -0.3]}, index=QIDS)

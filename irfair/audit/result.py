@@ -269,6 +269,27 @@ class AuditResult:
             frames.append(pd.concat([frame, pd.DataFrame(added, index=frame.index)], axis=1))
         return pd.concat(frames, ignore_index=True)
 
+    # what is shown of an audit is irfair.presentation's, the layer above this one: loaded by name when first asked for
+    def save(self, out_dir, plots: bool = True, html: bool = True) -> list:
+        """Write what ``irfair audit --out out_dir`` writes; returns the files written."""
+        return _presentation().save_audit(self, out_dir, plots=plots, html=html)
+
+    def to_text(self, wide: bool = False) -> str:
+        """What ``irfair audit`` prints (``wide``: as ``--wide``)."""
+        return _presentation().to_text(self, wide)
+
+    def to_markdown(self) -> str:
+        """The summary and comparisons as ``--format markdown`` prints them."""
+        return _presentation().format_markdown(self)
+
+    def to_latex(self, wide: bool = False, label: str = "tab:irfair-audit") -> str:
+        """The booktabs table ``--format latex`` prints (``wide``: a ``table*`` with every measure's CI)."""
+        return _presentation().format_latex(self, wide, label)
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the verdict's sentences and table, as report.html opens."""
+        return _presentation().repr_html(self)
+
     def to_dict(self) -> dict:
         """JSON-ready summary (the schema is ``irfair/data/audit.schema.json``)."""
         direction = self.direction
@@ -303,6 +324,14 @@ class AuditResult:
                 "n_queries": int(self.tradeoff["n_queries"].iloc[0]) if len(self.tradeoff) else 0,
             },
         }
+
+
+
+def _presentation():
+    """:mod:`irfair.presentation`, imported by name: it sits above the audit and renders its result."""
+    import importlib
+
+    return importlib.import_module("irfair.presentation")
 
 
 def audit_schema() -> dict:

@@ -130,7 +130,7 @@ def _report(args: argparse.Namespace, result, conditions, embedding: str | None)
     from pathlib import Path
 
     from ..audit.provenance import relative_command_line
-    from ..audit.report import render, save_audit
+    from ..presentation.report import render, save_audit
 
     failures = result.check(conditions, allow_undecided=args.allow_undecided)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))

@@ -18,8 +18,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..audit.demo import DEMO_EMBEDDINGS, run_demo
-    from ..audit.verdict import format_verdict
+    from ..presentation.demo import DEMO_EMBEDDINGS, run_demo
+    from ..presentation.verdict import format_verdict
 
     options.check_paths(args, folders=("out",))
     for demo in run_demo(args.out, args.embeddings or DEMO_EMBEDDINGS):

@@ -41,8 +41,8 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..presentation.study_report import terminal_text, write_study
     from ..study import StudyConfig, run_study
-    from ..study.report import terminal_text
 
     options.check_paths(args, folders=("out",))
     config = StudyConfig(
@@ -54,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = run_study(args.corpus, args.topics, args.qrels, args.out, config, cache_dir=options.cache_dir(args),
                        progress=options.progress(args), log=options.log(args))
+    result.files = write_study(result, args.out)
     print(terminal_text(result, wide=args.wide), end="")
     print(f"\nwrote {len(result.files)} files to {args.out} (tables: study.md; open report.html in a browser)")
     return 0

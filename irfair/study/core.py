@@ -19,7 +19,6 @@ from ..paths import writable_folder
 from ..settings import check_environment
 from ..trec import as_qrels, as_topics, read_run, relevant_docs
 from .plan import StudyConfig, SystemSpec, plan
-from .report import write_study
 from .runs import build_runs
 from .tables import (
     TAU_DEPTH,
@@ -59,7 +58,9 @@ class StudyResult:
 
 def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | None = None,
               cache_dir: CacheDir = None, progress: bool = False, log: Callable[[str], None] = print) -> StudyResult:
-    """Run (or resume) the study and write its tables (CSV + Markdown) and plots under ``out_dir``.
+    """Run (or resume) the study: its run files are kept under ``out_dir``/runs (a resumed study reuses them); the
+    tables, figures and page are written by :func:`irfair.presentation.study_report.write_study` (as ``irfair study``
+    does).
 
     ``cache_dir``: a folder, ``None`` for the default cache folder, ``False`` for none (the lexical
     rankers need one for their Lucene index)."""
@@ -97,5 +98,4 @@ def run_study(corpus, topics, qrels, out_dir: str | Path, config: StudyConfig | 
         reliability_table(audits, query_g), rank_changes, changes_per_query, direct, favour, validation_table(measuring), query_g,
     )
     result.config = config
-    result.files = write_study(result, out)
     return result

@@ -11,15 +11,16 @@ import json
 from pathlib import Path
 
 from ..atomic import unique_filenames, write_outputs
+from ..audit.result import AuditResult
 from ..cache import refuse_inside_cache
 from .baseline_view import baseline_lines
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_latex, format_tsv
 from .html import audit_page
 from .plots import scatter_drawings, shared_y_range
-from .result import AuditResult
 from .summary import footnotes, format_table
-from .verdict import WIDTH, comparison_table, fixed_width, format_verdict
+from .text_table import fixed_width
+from .verdict import WIDTH, comparison_table, format_verdict
 
 __all__ = ["FORMATS", "format_json", "format_table", "format_text", "format_tsv", "render", "save_audit"]
 

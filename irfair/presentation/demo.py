@@ -6,10 +6,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..audit.core import audit
+from ..audit.result import AuditResult
 from ..toy import toy_direct, toy_indirect
-from .core import audit
 from .report import save_audit
-from .result import AuditResult
 
 DEMO_EMBEDDINGS = ("w2v-gnews-26k", "glove-6b-50d")
 

@@ -13,12 +13,13 @@ import textwrap
 
 import pandas as pd
 
+from ..audit.comparisons import GSR
+from ..audit.result import AuditResult
 from ..measures.resampling import DIFFERS, UNDECIDED
 from ..numbers import denoised
-from .comparisons import GSR
-from .result import AuditResult
 from .summary import ci, fmt
-from .verdict import WIDTH, fixed_width
+from .text_table import fixed_width
+from .verdict import WIDTH
 
 UP, DOWN, OPEN = "▲", "▼", "?"
 DAGGER = "†"

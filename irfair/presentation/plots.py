@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..audit.result import PERFECT, AuditResult
 from ..numbers import fixed
-from .result import PERFECT, AuditResult
 
 X_LABEL = "query genderedness g(q)  (female > 0 > male)"
 Y_LABEL = "list genderedness g_q(L)"

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
+from ..audit.result import AuditResult
 from ..numbers import fixed
-from .result import AuditResult
+from .text_table import fixed_width
 
 CI_NOTE = ("gsr_ci95, delta_gsr_ci95: 95% CIs, every slope the wild bootstrap / randomization test keeps; "
            "delta_gsr = gsr - gsr(perfect), delta_gsr_p: paired randomization test")
@@ -100,8 +101,4 @@ def _effectiveness_footnotes(result: AuditResult, after_verdict: bool) -> list[s
 def format_table(result: AuditResult) -> str:
     """The audit as a fixed-width text table (one line per system, perfect and random included) with footnotes."""
     headers, rows = summary_rows(result)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-    return "\n".join(lines + [""] + footnotes(result))
+    return "\n".join(fixed_width(headers, rows) + [""] + footnotes(result))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import safe_filename
-from ..audit.plots import X_LABEL, Y_LABEL, draw_scatter, pyplot, ticker
+from .plots import X_LABEL, Y_LABEL, draw_scatter, pyplot, ticker
 
 
 def _grid(n_panels: int, columns: int, width: float, height: float, **options):

@@ -8,12 +8,12 @@ adjusted p < α. The perfect and random runs are reference rows above a rule.
 """
 from __future__ import annotations
 
+from ..audit.comparisons import GSR
+from ..audit.result import AuditResult
 from ..measures.resampling import DIFFERS
 from .baseline_view import DAGGER, baseline_rows, differs_from_baseline
 from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import legend as baseline_legend
-from .comparisons import GSR
-from .result import AuditResult
 from .summary import ci, fmt
 from .verdict import comparison_table, higher_than
 

@@ -15,10 +15,10 @@ import math
 from collections.abc import Sequence
 from html import escape
 
+from ..audit.kinds import PERFECT, RANDOM
+from ..audit.result import AuditResult
 from ..measures.resampling import DIFFERS
 from ..numbers import fixed
-from .kinds import PERFECT, RANDOM
-from .result import AuditResult
 
 FONT = 'font-family="system-ui, sans-serif"'
 INK, MUTED, ACCENT, GRID, FRONT = "#1d2430", "#5b6472", "#2b5c8a", "#d7dbe1", "#b5562b"

@@ -19,15 +19,16 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ..audit.comparisons import GSR, detectable, significant
+from ..audit.effectiveness_only import NOT_MEASURED
+from ..audit.kinds import PERFECT
+from ..audit.result import AuditResult
 from ..measures.ranking_bias import BIAS, EXPOSURE
 from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED
 from ..numbers import counted, denoised, fixed, settled
 from .bias_summary import attention
-from .comparisons import GSR, detectable, significant
-from .effectiveness_only import NOT_MEASURED
-from .kinds import PERFECT
-from .result import AuditResult
 from .summary import ci, fmt
+from .text_table import fixed_width
 
 WIDTH = 100
 BIAS_LABEL = "bias @10"
@@ -35,7 +36,6 @@ BIAS_LABEL = "bias @10"
 DEPTH_AUTO = "; depth auto = each query's number of relevant documents"
 EXPOSURE_LABEL = "exposure @10"
 MARK = "*"
-MIN_NAME = 8
 
 
 def higher_than(result: AuditResult, measure: str) -> dict[str, str]:
@@ -333,24 +333,6 @@ def elide_long_words(text: str, longest: int = LONGEST_WORD) -> str:
     """``text`` with every word longer than ``longest`` cut to ``longest`` characters ending in ``~`` (as the
     table cuts names), so that wrapped lines stay within :data:`WIDTH`."""
     return " ".join(word if len(word) <= longest else word[:longest - 1] + "~" for word in text.split(" "))
-
-
-def fixed_width(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int | None = None, shrink: int = 1) -> list[str]:
-    """Left-aligned columns two spaces apart under a dashed rule; with ``width``, column ``shrink`` (the system
-    names) is cut (ending in ``~``) so that lines fit, down to :data:`MIN_NAME` characters."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    if width is not None:
-        excess = sum(widths) + 2 * (len(widths) - 1) - width
-        if excess > 0:
-            widths[shrink] = max(MIN_NAME, widths[shrink] - excess)
-
-    def cut(text: str, i: int) -> str:
-        return text if len(text) <= widths[i] else text[:widths[i] - 1] + "~"
-
-    def line(cells) -> str:
-        return "  ".join(cut(c, i).ljust(widths[i]) for i, c in enumerate(cells)).rstrip()
-
-    return [line(headers), "  ".join("-" * w for w in widths)] + [line(r) for r in rows]
 
 
 def format_verdict(result: AuditResult, wide: bool = False) -> str:

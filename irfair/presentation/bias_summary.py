@@ -6,23 +6,15 @@ over queries with its 95% bootstrap CI. Agreement table: the rows of :meth:`Audi
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
-
+from ..audit.kinds import SYSTEM
+from ..audit.result import AuditResult
 from ..measures.ranking_bias import AWRF, EXPOSURE, RANK_BIAS_MEASURES
-from .kinds import SYSTEM
-from .result import AuditResult
 from .summary import ci, fmt
+from .text_table import fixed_width
 
 BIAS_HEADERS = ("measure", "system")
 COUNT_HEADERS = ("n_queries", "n_undefined", "n_no_gendered_word")
 AGREEMENT_HEADERS = ("measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems", "pearson_r", "pearson_p", "n_pairs")
-
-
-def fixed_width(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Left-aligned columns two spaces apart under a dashed rule."""
-    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), "  ".join("-" * w for w in widths)]
-    return lines + ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
 
 
 def _joined(values: list[int]) -> str:

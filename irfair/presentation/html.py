@@ -15,15 +15,15 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..audit.comparisons import GSR, significant
+from ..audit.result import RANDOM, AuditResult
 from ..measures.resampling import DIFFERS
 from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import baseline_rows
 from .baseline_view import legend as baseline_legend
 from .bias_summary import agreement_footnotes, agreement_rows, bias_footnotes, bias_rows
-from .comparisons import GSR, significant
 from .html_toolkit import esc, filter_box, header, key_values, notes, page, table
 from .plots import scatter_svg, shared_y_range
-from .result import RANDOM, AuditResult
 from .summary import ci, fmt, footnotes, summary_rows
 from .svg import forest_svg, tradeoff_svg
 from .verdict import MARK, legend, sentences, verdict_table

@@ -9,12 +9,13 @@ import pandas as pd
 
 from ..atomic import unique_filenames, write_outputs
 from ..audit import PERFECT
-from ..audit.plots import figure_svg, pyplot, save_figure, scatter_figure
-from ..audit.summary import ci
 from ..numbers import fixed
-from .figures import figures
-from .html import study_page
-from .tables import embedding_column
+from ..study.tables import embedding_column
+from .plots import figure_svg, pyplot, save_figure, scatter_figure
+from .study_figures import figures
+from .study_html import study_page
+from .summary import ci
+from .text_table import fixed_width
 
 
 def to_markdown(frame: pd.DataFrame, digits: int = 4) -> str:
@@ -90,13 +91,6 @@ def relative_notes(result) -> list[str]:
             for emb, audit in result.audits.items() if audit.relative_gsr_note]
 
 
-def aligned(headers: list[str], rows: list[list[str]]) -> list[str]:
-    """A fixed-width text table: header, rule and rows, columns two spaces apart."""
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), "  ".join("-" * w for w in widths)]
-    return lines + ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
-
-
 def _number(value, digits: int = 4, sign: bool = True) -> str:
     return fixed(value, digits, sign)
 
@@ -116,7 +110,7 @@ def gsr_lines(result, embeddings: str) -> list[str]:
                      "-" if is_perfect else _number(values[column("delta_gsr")]),
                      "-" if is_perfect else ci(values[column("delta_gsr_ci_low")], values[column("delta_gsr_ci_high")]),
                      "-" if is_perfect else _number(values[column("delta_gsr_p")], 3, sign=False)])
-    lines += aligned(["run", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p"], rows)
+    lines += fixed_width(["run", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p"], rows)
     if audit.relative_gsr_note:
         lines.append(f"{column('relative_gsr_pct')}: {audit.relative_gsr_note}")
     else:
@@ -140,7 +134,7 @@ def terminal_text(result, wide: bool = False) -> str:
         rows = [[r.embeddings, _number(r.spearman_rho_gsr), _number(r.spearman_p, 3, False), str(r.n_systems),
                  _number(r.pearson_r_query_g), _number(r.pearson_p, 3, False), str(r.n_queries)]
                 for r in reliability.itertuples(index=False)]
-        lines += aligned(list(reliability.columns), rows)
+        lines += fixed_width(list(reliability.columns), rows)
     return "\n".join(lines) + "\n"
 
 

@@ -8,10 +8,10 @@ from collections.abc import Callable, Mapping
 
 import pandas as pd
 
-from ..audit.html import definitions, provenance_html, summary_section
-from ..audit.html_toolkit import esc, key_values, notes, page, table
-from ..audit.plots import figure_svg
-from .figures import figures
+from .html import definitions, provenance_html, summary_section
+from .html_toolkit import esc, key_values, notes, page, table
+from .plots import figure_svg
+from .study_figures import figures
 
 
 def frame_table(frame: pd.DataFrame, table_id: str) -> str:
