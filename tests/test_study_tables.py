@@ -83,14 +83,30 @@ def test_relative_gsr_ci_by_hand():
 
 
 def test_effectiveness_table():
-    """hard vs regular MAP: means 0.5 vs 0.4 → +25 %; differences (0.1, 0, 0.2): mean 0.1, sd 0.1,
-    t = 0.1 / (0.1/√3) = 1.732 with 2 df → p = 0.225, no star."""
-    table = effectiveness_table(SPECS, AUDITS["w2v-gnews-26k"])
+    """hard vs regular MAP: means 0.5 vs 0.4 → +25 %. Whether they differ is the audit's answer, read from its
+    comparisons (either order of the pair): MAP's differences (0.1, 0, 0.2) give an exact sign-flip p of 2/4 = 0.5
+    on the 2 queries that differ, which cannot reach 0.05; set by hand, nDCG@100 differs at p_adjusted 0.004 (**)
+    and P@10 is undecided (?)."""
+    from dataclasses import replace
+
+    from irfair.audit.comparisons import COMPARISON_COLUMNS
+
+    rows = [("w2v_add", "w2v_add_hard", "MAP", -0.1, 0.5, 0.5, "cannot differ"),
+            ("w2v_add_hard", "w2v_add", "nDCG@100", 0.1, 0.002, 0.004, "differs"),
+            ("w2v_add", "w2v_add_hard", "P@10", -0.1, 0.04, 0.05, "undecided")]
+    comparisons = pd.DataFrame([dict(zip(("a", "b", "measure", "delta", "p", "p_adjusted", "decision"), r)) for r in rows],
+                               columns=list(COMPARISON_COLUMNS))
+    table = effectiveness_table(SPECS, replace(AUDITS["w2v-gnews-26k"], comparisons=comparisons))
     assert list(table.columns[:4]) == ["map", "map_change_pct", "map_p", "map_sig"]
     hard = table.loc[("w2v_add", "hard")]
-    assert hard["map"] == pytest.approx(0.5) and hard["map_change_pct"] == pytest.approx(25.0) and hard["map_sig"] == ""
-    assert hard["map_p"] == pytest.approx(0.2254, abs=1e-4)
+    assert hard["map"] == pytest.approx(0.5) and hard["map_change_pct"] == pytest.approx(25.0)
+    assert (hard["map_p"], hard["map_sig"]) == (0.5, "")
+    assert (hard["ndcg@100_p"], hard["ndcg@100_sig"]) == (0.004, "**") and hard["p@10_sig"] == "?"
     assert math.isnan(table.loc[("w2v_add", "regular"), "map_change_pct"]) and table.loc[("perfect", "-"), "map"] == 1.0
+    assert table.loc[("w2v_add", "regular"), "map_sig"] == ""
+    # an audit that did not compare the pair: no p, no mark
+    bare = effectiveness_table(SPECS, AUDITS["w2v-gnews-26k"]).loc[("w2v_add", "hard")]
+    assert math.isnan(bare["map_p"]) and bare["map_sig"] == ""
 
 
 def test_query_genderedness_and_reliability_tables():

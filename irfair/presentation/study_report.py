@@ -77,7 +77,8 @@ class FigureCache:
 
 TITLES = {
     "gsr": "GSR, delta_gsr = GSR - GSR(perfect) and relative_gsr_pct with 95% CIs; columns end with the measuring embedding",
-    "effectiveness": "Effectiveness (*_change_pct: % change vs the regular variant; *_p: paired t-test, * p < 0.05, ** p < 0.01)",
+    "effectiveness": "Effectiveness (*_change_pct: % change vs the regular variant; *_p: the audit's paired randomization test, "
+                      "Holm-corrected over its pairs; * differs, ** and p < 0.01, ? undecided)",
     "reliability": "Reliability across measuring embeddings",
     "rank_changes": "Rank changes after debiasing (Kendall τ distance of the top-{depth} lists) against |g(q)|",
     "direct_stereotype": "Direct stereotypes: gap(q) = (m + 1)/(f + 1) over each list",

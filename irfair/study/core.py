@@ -1,5 +1,6 @@
 """The full GSR study (Fabris et al., Section 4) on one collection: every ranker × {regular, hard, strong}
-embeddings, audited with GSR under each measuring embedding; effectiveness with paired t-tests;
+embeddings, audited with GSR under each measuring embedding; effectiveness, each debiased run against its regular one
+as the audit compares them (paired randomization tests, Holm);
 reliability across measuring embeddings; rank changes after debiasing against |g(q)|; direct
 stereotypes; intrinsic validation. Resumable: run files already in ``<out>/runs/`` are reused.
 """

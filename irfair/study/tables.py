@@ -13,8 +13,8 @@ from ..corpus import TermStore
 from ..embeddings import Embeddings
 from ..gender.direction import gender_direction
 from ..gender.stereotype import document_gender, favour_shares, intrinsic_validation, list_gaps
-from ..measures.effectiveness import DEFAULT_MEASURES, paired_t_test
-from ..measures.resampling import bootstrap_weights, percentile_ci, slopes_from_weights
+from ..measures.effectiveness import DEFAULT_MEASURES
+from ..measures.resampling import DIFFERS, NOT_COMPARED, UNDECIDED, bootstrap_weights, percentile_ci, slopes_from_weights
 from ..rankers import EMBEDDING
 from ..trec import Run
 from .plan import SystemSpec, short_name
@@ -47,8 +47,11 @@ def _regular_of(specs: Sequence[SystemSpec], spec: SystemSpec) -> str:
     return next(s.name for s in specs if s.system == spec.system and s.variant == "regular")
 
 
-def _stars(p: float) -> str:
-    return "**" if p < 0.01 else "*" if p < 0.05 else ""
+def _stars(p: float, decision: str) -> str:
+    """* for a difference the audit decided, ** when its corrected p is also below 0.01, ? when undecided."""
+    if decision == DIFFERS:
+        return "**" if p < 0.01 else "*"
+    return "?" if decision == UNDECIDED else ""
 
 
 def embedding_column(column: str, embeddings: str) -> str:
@@ -104,23 +107,34 @@ def gsr_table(specs: Sequence[SystemSpec], audits: Mapping[str, AuditResult], n_
 
 def effectiveness_table(specs: Sequence[SystemSpec], audit: AuditResult) -> pd.DataFrame:
     """MAP, nDCG@100, P@10 per run (columns ``map``, ``ndcg@100``, ``p@10``) with, for a debiased variant, the
-    change against its regular variant in percent (``map_change_pct``), the paired t-test's p (``map_p``) and
-    its stars (``map_sig``: * p < 0.05, ** p < 0.01)."""
+    change against its regular variant in percent (``map_change_pct``) and the audit's own answer to whether they
+    differ: its paired randomization test's p, corrected over the audit's pairs of that measure (``map_p``), and
+    its decision as stars (``map_sig``: * differs at α 0.05, ** and p below 0.01, ? undecided; empty otherwise)."""
     rows = []
     for name, spec in _rows(specs):
         evaluation = audit[name].evaluation
         row = {"system": spec.system if spec else name, "variant": spec.variant if spec else "-"}
-        regular = audit[_regular_of(specs, spec)].evaluation if spec is not None and spec.variant != "regular" else None
+        regular = _regular_of(specs, spec) if spec is not None and spec.variant != "regular" else None
         for measure in DEFAULT_MEASURES:
             value, column = evaluation.means[measure], measure_column(measure)
             row[column] = value
-            base = regular.means[measure] if regular is not None else float("nan")
-            p = paired_t_test(evaluation, regular, measure)[1] if regular is not None else float("nan")
+            base = audit[regular].evaluation.means[measure] if regular is not None else float("nan")
+            p, decision = _compared(audit, measure, name, regular) if regular is not None else (float("nan"), "")
             row[f"{column}_change_pct"] = 100 * (value - base) / base if regular is not None and base else float("nan")
             row[f"{column}_p"] = p
-            row[f"{column}_sig"] = _stars(p) if regular is not None else ""
+            row[f"{column}_sig"] = _stars(p, decision)
         rows.append(row)
     return pd.DataFrame(rows).set_index(["system", "variant"])
+
+
+def _compared(audit: AuditResult, measure: str, a: str, b: str) -> tuple[float, str]:
+    """The audit's corrected p and decision for ``measure`` between runs ``a`` and ``b`` (either order); NaN and
+    "not compared" when the audit has no such comparison."""
+    frame = audit.comparisons
+    found = frame[(frame["measure"] == measure) & (((frame["a"] == a) & (frame["b"] == b)) | ((frame["a"] == b) & (frame["b"] == a)))]
+    if found.empty:
+        return float("nan"), NOT_COMPARED
+    return float(found["p_adjusted"].iloc[0]), str(found["decision"].iloc[0])
 
 
 def query_genderedness_table(audits: Mapping[str, AuditResult]) -> pd.DataFrame:
