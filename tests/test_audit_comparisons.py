@@ -149,3 +149,19 @@ def test_the_smallest_detectable_difference_by_hand():
     assert detectable([-0.1 * z, -0.1 * z], [0.1 * z, 0.1 * z], 0.05, "holm") == pytest.approx(0.30830, abs=1e-4)
     assert detectable([-0.1 * z], [0.1 * z], 0.05, "none") == pytest.approx(0.28016, abs=1e-4)
     assert np.isnan(detectable([float("nan")], [float("nan")], 0.05, "holm"))
+
+
+def test_the_result_answers_named_questions_of_its_comparisons():
+    """compared(): of a measure, against a reference (b), only those decided "differs" — in the table's order."""
+    from irfair.audit import AuditResult
+
+    rows = [("a", "base", "gsr", "differs"), ("b", "base", "gsr", "does not differ"), ("a", "b", "gsr", "undecided"),
+            ("a", "base", "MAP", "differs"), ("b", "base", "MAP", "differs"), ("a", "b", "MAP", "cannot differ")]
+    result = AuditResult({}, "emb", None, "auto", "title")
+    result.comparisons = pd.DataFrame([dict(zip(("a", "b", "measure", "decision"), r)) for r in rows], columns=list(COMPARISON_COLUMNS))
+    pairs = lambda frame: list(zip(frame["a"], frame["b"]))  # noqa: E731
+    assert pairs(result.compared("gsr")) == [("a", "base"), ("b", "base"), ("a", "b")]
+    assert pairs(result.compared("MAP", against="base")) == [("a", "base"), ("b", "base")]
+    assert pairs(result.compared("gsr", differing=True)) == [("a", "base")]
+    assert pairs(result.compared(against="b", differing=True)) == []
+    assert len(result.compared()) == 6 and result.compared("P@10").empty

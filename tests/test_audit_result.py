@@ -47,3 +47,18 @@ def test_table_and_json_share_one_naming():
     assert set(SUMMARY_COLUMNS) <= set(as_json)
     for column in SUMMARY_COLUMNS:
         assert as_json[column] == table.loc["bm25", column]
+
+
+def test_tables_are_computed_once_until_a_field_is_set_and_a_copy_starts_afresh():
+    import copy
+
+    from test_study_tables import AUDITS  # hand-made audits (perfect, random, w2v_add, w2v_add_hard)
+
+    result = copy.deepcopy(AUDITS["w2v-gnews-26k"])
+    first = result.table()
+    first.loc["w2v_add", "MAP"] = -1.0  # a caller's change stays its own
+    assert result.table().loc["w2v_add", "MAP"] == pytest.approx(0.4) and "_views" in result.__dict__
+    result.measures = ("MAP",)  # setting a field forgets the kept tables
+    assert "_views" not in result.__dict__ and "nDCG@100" not in result.table().columns
+    copied = copy.deepcopy(result)
+    assert "_views" not in copied.__dict__ and copied.table().equals(result.table())

@@ -60,7 +60,7 @@ def conclusions(results: Mapping[str, AuditResult]) -> pd.DataFrame:
         for system in result.audited:
             delta = system.summary()["delta_gsr"]
             rows.append((f"{system.name} vs perfect", name, _conclusion(system.delta_gsr_decision, delta)))
-        for r in result.comparisons[result.comparisons["measure"] == GSR].itertuples(index=False):
+        for r in result.compared(GSR).itertuples(index=False):
             rows.append((f"{r.a} vs {r.b}", name, _conclusion(r.decision, r.delta)))
     return pd.DataFrame(rows, columns=list(COLUMNS))
 

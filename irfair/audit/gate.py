@@ -162,7 +162,7 @@ def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
         raise IrfairInputError(None, None, f"{condition.text}: {reference!r} is not an audited system (systems: {', '.join(names)})")
     if condition.margin:
         return _check_margin(result, condition, measure, [n for n in names if n != reference], alpha, reason)
-    rows = result.comparisons[result.comparisons["measure"] == measure]
+    rows = result.compared(measure)
     failures = []
     for name in names:
         if name == reference:

@@ -35,6 +35,7 @@ import pandas as pd
 from ..gender.direction import GenderDirection
 from ..measures.effectiveness import DEFAULT_MEASURES, EvaluationResult
 from ..measures.gsr import ZERO_SLOPE, GSRResult, PairedGSRTest
+from ..measures.resampling import DIFFERS
 from ..numbers import finite_or_none, fixed
 from .agreement import agreement_table
 from .alerts import MIN_AGREEMENT_SYSTEMS, AuditWarning
@@ -147,6 +148,24 @@ class AuditResult:
     tradeoff: pd.DataFrame | None = None
     values: QueryValues | None = field(default=None, repr=False)  # per-query values of the comparisons (not saved)
 
+    def __setattr__(self, name: str, value) -> None:
+        # the tables below are computed once and kept; setting any field (a result built by hand, then edited)
+        # forgets them
+        self.__dict__.pop("_views", None)
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict:
+        # a copy (copy.deepcopy, pickle) starts without the kept tables: it may be edited before it is shown
+        return {k: v for k, v in self.__dict__.items() if k != "_views"}
+
+    def _view(self, key: tuple, compute) -> pd.DataFrame:
+        """The table ``compute()`` gives, computed on the first call for ``key`` and kept (a copy is returned, so
+        that a caller's changes stay its own)."""
+        views = self.__dict__.setdefault("_views", {})
+        if key not in views:
+            views[key] = compute()
+        return views[key].copy()
+
     def __getitem__(self, name: str) -> SystemAudit:
         return self.systems[name]
 
@@ -192,7 +211,10 @@ class AuditResult:
 
     def table(self) -> pd.DataFrame:
         """One row per system (index ``system``): the :data:`SUMMARY_COLUMNS`, then per measure its mean and
-        CI (``MAP``, ``MAP_ci_low``, ``MAP_ci_high``), then per bias column its mean and CI."""
+        CI (``MAP``, ``MAP_ci_low``, ``MAP_ci_high``), then per bias column its mean and CI (computed once)."""
+        return self._view(("table",), self._table)
+
+    def _table(self) -> pd.DataFrame:
         rows = []
         nan = float("nan")
         for audit in self.systems.values():
@@ -235,7 +257,10 @@ class AuditResult:
     def agreement(self, min_systems: int = MIN_AGREEMENT_SYSTEMS) -> pd.DataFrame:
         """Agreement of the bias measures over the audited systems (:mod:`.agreement`), on each measure's
         headline columns (GSR; RaB and ARaB tc@10 and bool@10; NFaiRR@10; TExFAIR@10); no rows with fewer
-        than ``min_systems`` audited systems (the ``few_systems`` note says why)."""
+        than ``min_systems`` audited systems (the ``few_systems`` note says why; computed once)."""
+        return self._view(("agreement", min_systems), lambda: self._agreement(min_systems))
+
+    def _agreement(self, min_systems: int) -> pd.DataFrame:
         measures = () if self.bias is None else self.bias.measures
         audited = self.audited
         if len(audited) < min_systems:
@@ -252,7 +277,10 @@ class AuditResult:
     def per_query(self) -> pd.DataFrame:
         """Long table: system, qid, query, query_genderedness, list_genderedness, depth, n_docs,
         n_docs_unmeasurable, used, reason, one column per measure, then one per bias column (NaN for
-        queries without relevant documents, which the bias measures do not cover)."""
+        queries without relevant documents, which the bias measures do not cover; computed once)."""
+        return self._view(("per_query",), self._per_query)
+
+    def _per_query(self) -> pd.DataFrame:
         frames = []
         for audit in self.systems.values():
             frame = audit.gsr.per_query.copy()
@@ -268,6 +296,20 @@ class AuditResult:
                 added[column] = bias[column].to_numpy() if column in bias else np.full(len(frame), np.nan)
             frames.append(pd.concat([frame, pd.DataFrame(added, index=frame.index)], axis=1))
         return pd.concat(frames, ignore_index=True)
+
+    def compared(self, measure: str | None = None, *, against: str | None = None, differing: bool = False) -> pd.DataFrame:
+        """The comparisons (:data:`~irfair.audit.comparisons.COMPARISON_COLUMNS`) answering one question: those of
+        ``measure`` (its family; all measures when None), those with ``against`` as the reference ``b`` (a baseline's
+        view), and only those that differ (``differing``: decided "differs" at the audit's α), in their order."""
+        frame = self.comparisons
+        keep = np.ones(len(frame), dtype=bool)
+        if measure is not None:
+            keep &= (frame["measure"] == measure).to_numpy()
+        if against is not None:
+            keep &= (frame["b"] == against).to_numpy()
+        if differing:
+            keep &= (frame["decision"] == DIFFERS).to_numpy()
+        return frame[keep]
 
     # what is shown of an audit is irfair.presentation's, the layer above this one: loaded by name when first asked for
     def save(self, out_dir, plots: bool = True, html: bool = True) -> list:

@@ -50,7 +50,7 @@ def against_baseline(result: AuditResult) -> pd.DataFrame:
     table = result.table()
     rows = []
     for measure in baseline_measures(result):
-        frame = result.comparisons[(result.comparisons["measure"] == measure) & (result.comparisons["b"] == baseline)]
+        frame = result.compared(measure, against=baseline)
         for r in frame.itertuples(index=False):
             rows.append({"measure": measure, "system": r.a, "value": table.at[r.a, measure],
                          "baseline_value": table.at[baseline, measure], "delta": r.delta, "ci95_low": r.ci95_low,

@@ -9,6 +9,7 @@ adjusted p < α. The perfect and random runs are reference rows above a rule.
 from __future__ import annotations
 
 from ..audit.comparisons import GSR
+from ..audit.kinds import PERFECT, SYSTEM
 from ..audit.result import AuditResult
 from ..measures.resampling import DIFFERS
 from .baseline_view import DAGGER, baseline_rows, differs_from_baseline
@@ -31,7 +32,7 @@ def caption(result: AuditResult, latex: bool = False) -> str:
     inference = result.inference
     measured = result.gsr_measured
     family_measure = GSR if measured else (result.measures[0] if result.measures else GSR)
-    n_pairs = int((result.comparisons["measure"] == family_measure).sum())
+    n_pairs = len(result.compared(family_measure))
     alpha = f"$\\alpha = {inference.alpha:g}$" if latex else f"α = {inference.alpha:g}"
     delta = "$\\Delta$" if latex else "Δ"
     minus = "$-$" if latex else "−"
@@ -67,7 +68,7 @@ def _rows(result: AuditResult):
         return DAGGER if name in daggers.get(measure, ()) else ""
 
     for name, row in table.iterrows():
-        perfect = row["kind"] == "perfect"
+        perfect = row["kind"] == PERFECT
         star = "*" if result.systems[name].delta_gsr_decision == DIFFERS else ""
         yield {
             "letter": letters.get(name, ""), "name": str(name), "kind": row["kind"],
@@ -133,8 +134,8 @@ def format_latex(result: AuditResult, wide: bool = False, label: str = "tab:irfa
              f"\\begin{{{environment}}}[t]", "\\centering", f"\\caption{{{latex_escape_caption(caption(result, latex=True))}}}",
              f"\\label{{{label}}}", f"\\begin{{tabular}}{{{spec}}}", "\\toprule", " & ".join(head) + " \\\\", "\\midrule"]
     rows = list(_rows(result))
-    references = [r for r in rows if r["kind"] != "system"]
-    systems = [r for r in rows if r["kind"] == "system"]
+    references = [r for r in rows if r["kind"] != SYSTEM]
+    systems = [r for r in rows if r["kind"] == SYSTEM]
     for group in (references, systems):
         for r in group:
             cells = [r["letter"], latex_escape(r["name"]), *([cell(*r["gsr"]), cell(r["ci"]), cell(r["delta"])] if measured else []),

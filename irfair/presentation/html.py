@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..audit.comparisons import GSR, significant
-from ..audit.result import RANDOM, AuditResult
+from ..audit.result import PERFECT, RANDOM, AuditResult
 from ..measures.resampling import DIFFERS
 from .baseline_view import HEADERS as BASELINE_HEADERS
 from .baseline_view import baseline_rows
@@ -122,12 +122,12 @@ def excluded_section(result: AuditResult) -> str:
     """Queries left out of GSR, with the reason, per system (the query-level ones once)."""
     frame = result.per_query()
     excluded = frame[~frame["used"]]
-    of_perfect = excluded[excluded["system"] == "perfect"]
+    of_perfect = excluded[excluded["system"] == PERFECT]
     perfect_reasons = dict(zip(of_perfect["qid"], of_perfect["reason"]))
     rows = [["all systems", qid, result.perfect.gsr.per_query.set_index("qid").loc[qid, "query"], reason]
             for qid, reason in perfect_reasons.items()]
     for system, qid, query, reason in excluded[["system", "qid", "query", "reason"]].itertuples(index=False):
-        if system != "perfect" and perfect_reasons.get(qid) != reason:
+        if system != PERFECT and perfect_reasons.get(qid) != reason:
             rows.append([system, qid, query, reason])
     counts = "; ".join(f"{n} {reason}" for reason, n in sorted(result.query_exclusions.items(), key=lambda item: -item[1]))
     head = f"<p>{len(perfect_reasons)} queries are left out of every system's GSR" + (f" ({esc(counts)})" if counts else "") + ".</p>"
@@ -221,7 +221,7 @@ def tradeoff_section(result: AuditResult) -> str:
                      "n/a" if not np.isfinite(row.front_share) else f"{100 * row.front_share:.0f}%"])
     references = [f"{a.name} run: GSR {fmt(a.gsr.slope, sign=True)}, {measure} "
                   + (fmt(a.evaluation.means[measure]) if a.evaluation else "n/a")
-                  for a in result.systems.values() if a.kind in ("perfect", "random")]
+                  for a in result.systems.values() if a.kind in (PERFECT, RANDOM)]
     n = int(frame["n_queries"].iloc[0])
     return (f'<figure class="figure">{tradeoff_svg(result)}</figure>'
             + table(["", "system", "gsr", "gsr_ci95", measure, f"{measure}_ci95", "on_front", "front_share"], rows,
@@ -234,7 +234,7 @@ def matrix(result: AuditResult, measure: str) -> str:
     """One measure's comparisons as a matrix: row − column, Δ over adjusted p; significant cells marked."""
     names = [a.name for a in result.audited]
     letters = result.letters
-    frame = result.comparisons[result.comparisons["measure"] == measure]
+    frame = result.compared(measure)
     cells = {}
     for r in frame.itertuples(index=False):
         cells[(r.a, r.b)] = (r.delta, r.p_adjusted, r.decision)
@@ -260,7 +260,7 @@ def matrix(result: AuditResult, measure: str) -> str:
 
 def pair_list(result: AuditResult, measure: str) -> str:
     """One measure's comparisons as a list (many systems, or pairs with one baseline)."""
-    frame = result.comparisons[result.comparisons["measure"] == measure]
+    frame = result.compared(measure)
     rows = [[r.a, r.b, fmt(r.delta, sign=True), ci(r.ci95_low, r.ci95_high), fmt(r.p, 4), fmt(r.p_adjusted, 4), str(r.n_queries)]
             for r in frame.itertuples(index=False)]
     return '<div class="scroll">' + table(["a", "b", "delta", "ci95", "p", "p_adjusted", "n_queries"], rows, sortable=True,

@@ -92,10 +92,6 @@ def relative_notes(result) -> list[str]:
             for emb, audit in result.audits.items() if audit.relative_gsr_note]
 
 
-def _number(value, digits: int = 4, sign: bool = True) -> str:
-    return fixed(value, digits, sign)
-
-
 def gsr_lines(result, embeddings: str) -> list[str]:
     """The GSR of every run measured with ``embeddings``, fitting 100 columns: answer line, then the table."""
     audit = result.audits[embeddings]
@@ -103,14 +99,15 @@ def gsr_lines(result, embeddings: str) -> list[str]:
     column = lambda name: embedding_column(name, embeddings)  # noqa: E731
     perfect = audit.perfect.gsr
     lines = [f"GSR measured with {embeddings} (gsr.csv: *{column('')}); perfect run "
-             f"{_number(perfect.slope)} {ci(perfect.ci_low, perfect.ci_high)}"]
+             f"{fixed(perfect.slope, sign=True)} {ci(perfect.ci_low, perfect.ci_high)}"]
     rows = []
     for values in table.to_dict("records"):
         is_perfect = values["run"] == PERFECT
-        rows.append([values["run"], _number(values[column("gsr")]), ci(values[column("gsr_ci_low")], values[column("gsr_ci_high")]),
-                     "-" if is_perfect else _number(values[column("delta_gsr")]),
+        rows.append([values["run"], fixed(values[column("gsr")], sign=True),
+                     ci(values[column("gsr_ci_low")], values[column("gsr_ci_high")]),
+                     "-" if is_perfect else fixed(values[column("delta_gsr")], sign=True),
                      "-" if is_perfect else ci(values[column("delta_gsr_ci_low")], values[column("delta_gsr_ci_high")]),
-                     "-" if is_perfect else _number(values[column("delta_gsr_p")], 3, sign=False)])
+                     "-" if is_perfect else fixed(values[column("delta_gsr_p")], 3)])
     lines += fixed_width(["run", "gsr", "gsr_ci95", "delta_gsr", "delta_gsr_ci95", "delta_gsr_p"], rows)
     if audit.relative_gsr_note:
         lines.append(f"{column('relative_gsr_pct')}: {audit.relative_gsr_note}")
@@ -132,8 +129,8 @@ def terminal_text(result, wide: bool = False) -> str:
     reliability = result.reliability
     if len(reliability):
         lines += ["", "agreement of the measuring embeddings: Spearman rho of the runs' GSR, Pearson r of g(q)"]
-        rows = [[r.embeddings, _number(r.spearman_rho_gsr), _number(r.spearman_p, 3, False), str(r.n_systems),
-                 _number(r.pearson_r_query_g), _number(r.pearson_p, 3, False), str(r.n_queries)]
+        rows = [[r.embeddings, fixed(r.spearman_rho_gsr, sign=True), fixed(r.spearman_p, 3), str(r.n_systems),
+                 fixed(r.pearson_r_query_g, sign=True), fixed(r.pearson_p, 3), str(r.n_queries)]
                 for r in reliability.itertuples(index=False)]
         lines += fixed_width(list(reliability.columns), rows)
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from ..audit.kinds import PERFECT
 from ..audit.result import AuditResult
 from ..numbers import fixed
 from .text_table import fixed_width
@@ -34,7 +35,7 @@ def summary_rows(result: AuditResult) -> tuple[list[str], list[list[str]]]:
     note = result.relative_gsr_note
     rows = []
     for name, row in result.table().iterrows():
-        perfect = row["kind"] == "perfect"
+        perfect = row["kind"] == PERFECT
         relative = "n/a*" if note else (f"{row['relative_gsr_pct']:+.1f}%" if math.isfinite(row["relative_gsr_pct"]) else "n/a")
         rows.append([
             str(name), fmt(row["gsr"], sign=True), ci(row["gsr_ci_low"], row["gsr_ci_high"]),

@@ -66,10 +66,6 @@ def _svg(width: int, height: int, title: str, body: list[str]) -> str:
             f'role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>' + "".join(body) + "</svg>")
 
 
-def _fmt(value: float) -> str:
-    return fixed(value, 4, sign=True)
-
-
 def forest_svg(result: AuditResult, width: int = 860) -> str:
     """The forest plot of ΔGSR to the perfect run (see the module docstring)."""
     rows = [a for a in result.systems.values() if a.kind != PERFECT]
@@ -107,7 +103,7 @@ def forest_svg(result: AuditResult, width: int = 860) -> str:
         if math.isfinite(s["delta_gsr"]):
             body.append(f'<circle cx="{x(s["delta_gsr"]):.1f}" cy="{y:.1f}" r="5" fill="{colour if filled else "#fff"}" '
                         f'stroke="{colour}" stroke-width="2" data-system="{escape(audit.name)}"/>')
-        note = f"{_fmt(s['delta_gsr'])} [{_fmt(s['delta_gsr_ci_low'])}, {_fmt(s['delta_gsr_ci_high'])}]"
+        note = f"{fixed(s['delta_gsr'], sign=True)} [{fixed(s['delta_gsr_ci_low'], sign=True)}, {fixed(s['delta_gsr_ci_high'], sign=True)}]"
         if math.isfinite(p):
             note += f"  p_adj {p:.3f}"
         body.append(_text(width - note_width + 12, y + 4, note, 11, "start", MUTED))
@@ -127,7 +123,7 @@ def tradeoff_svg(result: AuditResult, width: int = 860, height: int = 440) -> st
         audit = result.systems[name]
         m_low, m_high = audit.measure_ci.get(measure, (math.nan, math.nan))
         points.append((name, row.gsr, audit.gsr.ci_low, audit.gsr.ci_high, row.measure, m_low, m_high, bool(row.on_front), row.front_share))
-    references = [(a.name, a.gsr.slope) for a in result.systems.values() if a.kind in ("perfect", "random") and math.isfinite(a.gsr.slope)]
+    references = [(a.name, a.gsr.slope) for a in result.systems.values() if a.kind in (PERFECT, RANDOM) and math.isfinite(a.gsr.slope)]
     left, right, top, bottom = 70, 24, 48, 52
     x_low, x_high = _padded([v for p in points for v in p[1:4]] + [g for _, g in references])
     y_low, y_high = _padded([v for p in points for v in p[4:7]])

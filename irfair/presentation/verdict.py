@@ -42,7 +42,7 @@ def higher_than(result: AuditResult, measure: str) -> dict[str, str]:
     """Per audited system, the letters of the systems it is significantly higher than on ``measure``."""
     letters = result.letters
     found: dict[str, set[str]] = {name: set() for name in letters}
-    rows = significant(result.comparisons[result.comparisons["measure"] == measure], result.inference.alpha)
+    rows = result.compared(measure, differing=True)
     for r in rows.itertuples(index=False):
         high, low = (r.a, r.b) if r.delta > 0 else (r.b, r.a)
         if high in found and low in letters:
@@ -118,7 +118,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
                 rest += (f"; a difference of about {fixed(smallest, 3)} would be found 80% of the time"
                          if math.isfinite(smallest) else "")
             lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}{rest}")
-    gsr_rows = result.comparisons[result.comparisons["measure"] == GSR]
+    gsr_rows = result.compared(GSR)
     if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
         found = significant(gsr_rows, alpha).sort_values("p_adjusted", kind="stable")
         open_ = _open_decisions(gsr_rows)
@@ -168,7 +168,7 @@ def _effectiveness_sentences(result: AuditResult, warnings: bool) -> list[str]:
     lines = [f"irfair audit: {len(audited)} system{'s' if len(audited) != 1 else ''}, {counted(n_queries, 'query', 'queries')}, "
              f"effectiveness only, depth {result.depth}, {inference.correction} correction, alpha {inference.alpha:g}",
              NOT_MEASURED]
-    first = result.comparisons[result.comparisons["measure"] == result.measures[0]] if result.measures else result.comparisons
+    first = result.compared(result.measures[0] if result.measures else None)
     part = _counts(result, list(result.measures))
     if len(audited) >= 2 and inference.n_permutations > 0 and part:
         lines.append(_family_line(result, "effectiveness", part, len(first)))
@@ -314,7 +314,7 @@ def legend(result: AuditResult) -> list[str]:
     GSR, or without GSR of the first measure)."""
     first = result.measures[0] if result.measures else "MAP"
     measured = result.gsr_measured
-    n_pairs = int((result.comparisons["measure"] == (GSR if measured else first)).sum())
+    n_pairs = len(result.compared(GSR if measured else first))
     family = "the pair" if n_pairs == 1 else f"the {n_pairs} pairs of each measure" if n_pairs else \
         "the systems" if measured else ""
     depth = [DEPTH_AUTO.removeprefix("; ")] if measured and result.depth == "auto" else []
@@ -349,7 +349,7 @@ def format_verdict(result: AuditResult, wide: bool = False) -> str:
 
 def comparison_table(result: AuditResult, measure: str = GSR) -> tuple[list[str], list[list[str]]]:
     """Headers and cells of one measure's comparisons (every pair): a, b, delta, ci95, p, p_adjusted, n_queries."""
-    frame: pd.DataFrame = result.comparisons[result.comparisons["measure"] == measure]
+    frame: pd.DataFrame = result.compared(measure)
     rows = [[r.a, r.b, fmt(r.delta, sign=True), ci(r.ci95_low, r.ci95_high), fmt(r.p, 4), fmt(r.p_adjusted, 4), str(r.n_queries)]
             for r in frame.itertuples(index=False)]
     return ["a", "b", "delta", "ci95", "p", "p_adjusted", "n_queries"], rows
