@@ -7,18 +7,23 @@ difference (or one system's GSR) has w = v = g(q) − ḡ and u = d_q − d̄ (e
 residuals of the restricted fit, the wild bootstrap's restricted residuals). Flipping the signs s_q of r_q(δ)
 gives T*(δ) = A − δ C with A = Σ s_q w_q u_q and C = Σ s_q w_q v_q, and T*(δ) counts against T(δ) where
 |A − δ C| ≥ K |e − δ|: with |C| < K that holds on one interval around e (a quadratic in δ − e), and the identity
-flips (C = K) hold it everywhere. The test at level α keeps δ while p(δ) > α, so the interval's ends are order
-statistics of the flips' interval ends: the upper end is e plus the k-th largest upper offset, k the fewest flips
-that keep p above α — (1 + k)/(B + 1) > α for B random flips, k / 2^n > α for all 2^n patterns. The interval is
-what the test decides: 0 lies outside it exactly when the test (same flips) rejects "no difference" at α
+flips (C = K) hold it everywhere. The test at level α keeps δ while p(δ) ≥ α (it rejects when p < α), so the
+interval's ends are order statistics of the flips' interval ends: the upper end is e plus the k-th largest upper
+offset, k the fewest flips that keep p at α or above — (1 + k)/(B + 1) ≥ α for B random flips, k / 2^n ≥ α for all
+2^n patterns (weighted by probability when the queries without a difference are summed, as the test enumerates only
+the queries that differ). The interval is what the test decides: 0 lies outside it exactly when the test (same
+flips, same tie margin) rejects "no difference" at α
 (Garthwaite 1996, "Confidence intervals from randomization tests"; Good 2005, §3.4). Unbounded (NaN here) when
 even the largest p the test can give away from e stays above α — too few queries to exclude anything.
 """
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
 
-_MAX_CELLS = 1 << 22  # flips × rows per block (32 MiB of float64)
+import numpy as np
+from scipy.special import gammaln
+
+_MAX_CELLS = 1 << 22  # flips × rows per block of random flips (32 MiB of float64)
 
 
 def all_sign_patterns(n: int) -> np.ndarray:
@@ -28,10 +33,11 @@ def all_sign_patterns(n: int) -> np.ndarray:
 
 def kept_count(flips: int, alpha: float, exact: bool) -> int:
     """The fewest flips (of ``flips`` random ones, or of all ``flips`` = 2^n patterns when ``exact``) with
-    |T*(δ)| ≥ |T(δ)| for the two-sided p(δ) to stay above ``alpha``."""
+    |T*(δ)| ≥ |T(δ)| for the two-sided test not to reject δ: p(δ) ≥ ``alpha`` (a test rejects when p < α,
+    :func:`~irfair.measures.resampling.rejects`)."""
     if exact:
-        return int(np.floor(alpha * flips)) + 1
-    return int(np.floor(alpha * (flips + 1) - 1)) + 1
+        return int(np.ceil(alpha * flips - 1e-9))
+    return int(np.ceil(alpha * (flips + 1) - 1 - 1e-9))
 
 
 def _offsets(a: np.ndarray, c: np.ndarray, k: float) -> tuple[np.ndarray, np.ndarray]:
@@ -53,8 +59,11 @@ def _offsets(a: np.ndarray, c: np.ndarray, k: float) -> tuple[np.ndarray, np.nda
 
 
 def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray, flips: np.ndarray,
-                       exact_up_to: int, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+                       exact_up_to: int, level: float = 0.95, tie: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """The two-sided ``level`` interval of each row's statistic by inverting its sign-flip test (module docstring).
+
+    A flip within ``tie`` (a share of Σ |w_q u_q|, the test's own margin for sums added in another order) of
+    counting is counted, as the test counts it, so that an interval's end never excludes 0 on rounding alone.
 
     ``terms`` (k, n): w_q u_q, 0 where a row lacks query q; ``load`` (k, n): w_q v_q, 0 there, the same for rows with
     the same queries (a mean's 1s, a slope's (g(q) − ḡ)² over those queries); ``present`` (k, n, bool): the queries
@@ -69,42 +78,101 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
     with np.errstate(invalid="ignore", divide="ignore"):
         estimate = terms.sum(axis=1) / scale
     valid = (scale > 0) & np.isfinite(estimate)
-    sizes = present.sum(axis=1)
-    exact = valid & (2.0 ** np.minimum(sizes, 62) <= exact_up_to)
-    for rows, matrix, is_exact in _blocks(present, exact, valid, flips):
-        needed = kept_count(len(matrix), alpha, is_exact)
-        if not 1 <= needed <= len(matrix):
-            continue  # no δ can be excluded (even p = 1 / (B + 1) is above α, or 2 / 2^n): unbounded
-        c = matrix @ load[rows[0]]  # (B,): the same for rows with the same queries
-        a = terms[rows] @ matrix.T  # (m, B): one row per comparison, one column per flip
+    for rows, block in _blocks(terms, load, present, valid, flips, exact_up_to):
+        c = block.patterns @ load[rows[0]][block.columns] + block.extra  # (F,): the same for rows with the same queries
+        a = terms[rows][:, block.columns] @ block.patterns.T  # (m, F): one row per comparison, one column per flip
         a -= estimate[rows][:, None] * c[None, :]  # A − e C: T*(δ) = (A − e C) − (δ − e) C
         below, above = _offsets(a, c, float(scale[rows[0]]))
-        width = len(matrix)
-        upper = np.partition(above, width - needed, axis=1)[:, width - needed]  # the needed-th largest upper offset
-        lower = np.partition(below, needed - 1, axis=1)[:, needed - 1]  # the needed-th smallest lower offset
+        ends = _ends(below, above, block.weights, alpha)
+        if ends is None:
+            continue  # no δ can be excluded (even p = 1 / (B + 1) is at least α, or 2 / 2^n): unbounded
+        lower, upper = ends
+        margin = 2 * tie * np.abs(terms[rows]).sum(axis=1) / scale[rows]  # |T| within tie·Σ|terms| ↔ δ within ~this
+        upper, lower = upper + margin, lower - margin
         bounded = np.isfinite(upper) & np.isfinite(lower)
         low[rows] = np.where(bounded, estimate[rows] + lower, np.nan)
         high[rows] = np.where(bounded, estimate[rows] + upper, np.nan)
     return low, high
 
 
-def _blocks(present: np.ndarray, exact: np.ndarray, valid: np.ndarray, flips: np.ndarray):
-    """``(rows, flips, exact)`` blocks of rows with the same queries: enumerated exactly (all patterns over those
-    queries, placed in the full width) where ``exact``, else in chunks against the random ``flips``."""
-    n = present.shape[1]
-    for chosen, is_exact in ((exact, True), (valid & ~exact, False)):
-        candidates = np.flatnonzero(chosen)
-        if not len(candidates) or (not is_exact and not len(flips)):
-            continue
-        unique, inverse = np.unique(present[candidates], axis=0, return_inverse=True)
-        inverse = np.asarray(inverse).ravel()
-        for i, columns in enumerate(unique):
-            rows = candidates[inverse == i]
-            if is_exact:
-                matrix = np.zeros((2 ** int(columns.sum()), n))
-                matrix[:, columns] = all_sign_patterns(int(columns.sum()))
-            else:
-                matrix = flips
-            step = max(1, _MAX_CELLS // len(matrix))
+def _ends(below: np.ndarray, above: np.ndarray, weights: np.ndarray | None, alpha: float):
+    """Per row, the lowest and highest offsets u that flips of mass at least α (``weights``: each flip's probability,
+    exact enumeration; None: B random flips, p = (1 + count) / (B + 1)) keep; None when every u is kept."""
+    width = above.shape[1]
+    if weights is None:
+        needed = kept_count(width, alpha, exact=False)
+        if not 1 <= needed <= width:
+            return None
+        return (np.partition(below, needed - 1, axis=1)[:, needed - 1],  # the needed-th smallest lower offset
+                np.partition(above, width - needed, axis=1)[:, width - needed])  # the needed-th largest upper offset
+    ends = []
+    for offsets, sign in ((below, 1.0), (above, -1.0)):
+        order = np.argsort(sign * offsets, axis=1, kind="stable")  # lowest first, or highest first
+        mass = np.cumsum(weights[order], axis=1)
+        first = np.argmax(mass >= alpha - 1e-12, axis=1)  # the first flip at which the kept mass reaches α
+        ends.append(np.take_along_axis(offsets, np.take_along_axis(order, first[:, None], axis=1), axis=1)[:, 0])
+    return ends[0], ends[1]
+
+
+@dataclass(frozen=True)
+class _Flips:
+    """The flips of one block: ``patterns`` (F, len(columns)) of ±1 over ``columns``, ``extra`` (F,) what the
+    block's other queries add to C, ``weights`` (F,) each flip's probability (exact) or None (random flips)."""
+
+    columns: np.ndarray
+    patterns: np.ndarray
+    extra: np.ndarray
+    weights: np.ndarray | None
+
+
+def _blocks(terms: np.ndarray, load: np.ndarray, present: np.ndarray, valid: np.ndarray, flips: np.ndarray, budget: int):
+    """``(rows, flips)`` for rows with the same queries (and, when exact, the same differing queries). A row whose
+    differing queries have 2^n sign patterns within ``budget`` is inverted exactly, as the test decides it
+    (:func:`_exact_flips`); the others, and exact rows that cannot be enumerated, get the random ``flips``."""
+    differing = present & (terms != 0)
+    exact = valid & (2.0 ** np.minimum(differing.sum(axis=1), 62) <= budget)
+    random = valid & ~exact
+    for rows in _grouped(np.concatenate([present, differing], axis=1), np.flatnonzero(exact)):
+        block = _exact_flips(load[rows[0]], present[rows[0]], differing[rows[0]], budget)
+        if block is None:
+            random[rows] = True
+        else:
+            yield rows, block
+    if len(flips):
+        every = np.arange(present.shape[1])
+        for rows in _grouped(present, np.flatnonzero(random)):
+            step = max(1, _MAX_CELLS // len(flips))
             for start in range(0, len(rows), step):
-                yield rows[start:start + step], matrix, is_exact
+                yield rows[start:start + step], _Flips(every, flips, np.zeros(len(flips)), None)
+
+
+def _exact_flips(load: np.ndarray, present: np.ndarray, differing: np.ndarray, budget: int) -> _Flips | None:
+    """Every sign pattern of one row's queries, with its probability. Queries without a difference add only their
+    summed load to C: with equal loads λ (a mean's 1s), m of them add λ (2k − m) with probability C(m, k) / 2^m,
+    so only the differing queries are enumerated; with unequal loads every query is, if 2^n fits in ``budget``.
+    None when neither fits."""
+    columns = np.flatnonzero(differing)
+    idle = np.flatnonzero(present & ~differing)
+    patterns = all_sign_patterns(len(columns))
+    if not len(idle):
+        return _Flips(columns, patterns, np.zeros(len(patterns)), np.full(len(patterns), 1.0 / len(patterns)))
+    if np.ptp(load[idle]) == 0 and len(patterns) * (len(idle) + 1) <= 8 * max(budget, 1):
+        m, level, k = len(idle), float(load[idle[0]]), np.arange(len(idle) + 1)
+        mass = np.exp(gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1) - m * np.log(2.0))
+        return _Flips(columns, np.tile(patterns, (m + 1, 1)), np.repeat(level * (2.0 * k - m), len(patterns)),
+                      np.repeat(mass, len(patterns)) / len(patterns))
+    if 2.0 ** min(int(present.sum()), 62) <= budget:
+        columns = np.flatnonzero(present)
+        patterns = all_sign_patterns(len(columns))
+        return _Flips(columns, patterns, np.zeros(len(patterns)), np.full(len(patterns), 1.0 / len(patterns)))
+    return None
+
+
+def _grouped(mask: np.ndarray, rows: np.ndarray):
+    """``rows`` grouped by their row of the boolean ``mask`` (rows sharing their queries), in order."""
+    if not len(rows):
+        return
+    unique, inverse = np.unique(mask[rows], axis=0, return_inverse=True)
+    inverse = np.asarray(inverse).ravel()
+    for i in range(len(unique)):
+        yield rows[inverse == i]

@@ -118,7 +118,7 @@ def inverted_cis(terms: np.ndarray, load: np.ndarray, present: np.ndarray, n_boo
         return np.full(k, np.nan), np.full(k, np.nan)
     flips_count = n_permutations if n_permutations > 0 else n_bootstrap
     flips = _round_flips(np.atleast_2d(terms).shape[1], flips_count, seed, 0)
-    return inverted_intervals(terms, load, present, flips, flips_count, level)
+    return inverted_intervals(terms, load, present, flips, flips_count, level, _TIE)
 
 
 def wild_slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> tuple[float, float]:
@@ -127,7 +127,7 @@ def wild_slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, lev
     flips of ``seed`` (all 2^n patterns when they fit): exact when each query's residual is symmetric, whatever its
     spread (a query far from ḡ may be noisier). NaN with n < 3, no spread in x or no flips."""
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    if n_bootstrap <= 0 or len(x) < 3:
+    if n_bootstrap <= 0 or len(x) < 3 or np.ptp(x) == 0:
         return float("nan"), float("nan")
     centred = x - x.mean()
     low, high = inverted_intervals((centred * (y - y.mean()))[None, :], (centred * centred)[None, :],
@@ -159,7 +159,8 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
         # two systems whose lists differ by a constant on every query have no spread: what is left is noise
         spread[np.abs(spread) <= 1e-12 * np.maximum(1.0, np.abs(ds).max(axis=1, keepdims=True))] = 0.0
         terms = centred * spread
-    usable = (counts >= 3) & (sxx > 0)
+    # g(q) with no spread (equal values leave sums of ~1e-17, not 0, once centred): no slope
+    usable = (counts >= 3) & (sxx > 1e-12 * np.maximum((xs * xs).sum(axis=1), 1e-300))
     delta[~usable] = np.nan
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[~usable] = np.nan

@@ -48,7 +48,7 @@ DEFINITIONS = (
                   "and the two-sided p of the "
                   "paired randomization test (swapping the two runs' g_q(L) per query); p_adjusted: corrected over the audited systems."),
     ("comparisons", "for each pair of audited systems and each measure: delta = value(a) − value(b) over the queries both have, "
-                    "its 95% CI (every δ the paired test, on its own permutations, does not reject: it excludes 0 exactly when p ≤ 0.05), "
+                    "its 95% CI (every δ the paired test, on its own permutations, does not reject: it excludes 0 exactly when p < α), "
                     "the paired randomization p ((count + 1)/(B + 1), or exact over all 2^n sign flips) and p_adjusted, corrected over "
                     "the pairs of that measure. Overlapping CIs are not a test: only p_adjusted says whether two systems differ."),
     ("Pareto front", "the audited systems that no other system beats on both lower GSR and higher effectiveness; a system's share is "
