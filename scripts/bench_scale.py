@@ -293,9 +293,11 @@ def sample():
         wall_cpu[0] += now - last
         wall_cpu[1] += cpu - last_cpu
         last, last_cpu = now, cpu
-threading.Thread(target=sample, daemon=True).start()
+sampler = threading.Thread(target=sample, daemon=True)
+sampler.start()
 main({arguments!r})
 stop.set()
+sampler.join()  # the last sample is in before the profile is written (it raced json.dump)
 usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
 json.dump({{"owners": spent, "main_cpu": time.clock_gettime(clock), "process_cpu": usage[0].ru_utime + usage[0].ru_stime,
            "children_cpu": usage[1].ru_utime + usage[1].ru_stime}}, open({out!r}, "w"))
