@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from scale_data import ROBUST04_DOCS, write_collection, write_sgml  # noqa: E402
+from scale_data import SIZES, scaled, write_collection, write_sgml  # noqa: E402
 
 PYTHON = sys.executable
 GOALS: dict[str, tuple[float, float, str]] = {}  # issue 24's goals: name → (measured, goal, ">=" or "<=")
@@ -313,7 +313,7 @@ def stage_of(owner: str) -> str:
     return stage
 
 
-def audits(paths, cache: Path, env: dict) -> None:
+def audits(paths, cache: Path, env: dict, shape: dict | None = None) -> None:
     """The audit of every run with an empty cache folder of its own (cold), again twice (warm: the faster), and a fourth
     time sampled."""
     cache.mkdir(parents=True, exist_ok=True)
@@ -332,9 +332,14 @@ def audits(paths, cache: Path, env: dict) -> None:
             stage = seconds["other (outside any irfair function)" if owner == "<other>" else stage_of(owner)]
             stage[0] += wall
             stage[1] += cpu
-    print(f"audit of {len(paths['runs'])} runs × 249 queries: cold {cold:.1f} s (CPU {cold_cpu:.1f} s, peak {cold_peak:.2f} GiB), "
-          f"warm {warm:.1f} s (CPU {warm_cpu:.1f} s, peak {warm_peak:.2f} GiB; the faster of "
+    shape = shape or {"topics": 249, "docs": 528_155}
+    print(f"audit of {len(paths['runs'])} runs × {shape['topics']:,} queries: cold {cold:.1f} s (CPU {cold_cpu:.1f} s, peak "
+          f"{cold_peak:.2f} GiB), warm {warm:.1f} s (CPU {warm_cpu:.1f} s, peak {warm_peak:.2f} GiB; the faster of "
           f"{' and '.join(f'{run[0]:.1f} s' for run in warm_runs)})")
+    lines, docs, peak = len(paths["runs"]) * shape["topics"] * 1000, shape["docs"], max(cold_peak, warm_peak) * 2**30
+    print(f"  growth row: {lines:,} run lines, {docs:,} documents; per run line cold {1e6 * cold / lines:.2f} µs, warm "
+          f"{1e6 * warm / lines:.2f} µs, peak {peak / lines:.0f} bytes; per document cold {1e6 * cold / docs:.1f} µs, "
+          f"peak {peak / docs:.0f} bytes")
     GOALS["warm audit seconds < 10"] = (warm, 10, "<=")
     GOALS["cold audit seconds < 60"] = (cold, 60, "<=")
     GOALS["audit peak GiB < 4"] = (max(cold_peak, warm_peak), 4, "<=")
@@ -351,20 +356,25 @@ def audits(paths, cache: Path, env: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path, help="where the data is written (and reused)")
-    parser.add_argument("--docs", type=int, default=ROBUST04_DOCS)
-    parser.add_argument("--runs", type=int, default=18)
+    parser.add_argument("--size", choices=sorted(SIZES), default="robust04",
+                        help="robust04 (528,155 documents, 249 topics, 18 runs) or msmarco (8.8 M passages, 6,980 queries, 10 runs)")
+    parser.add_argument("--fraction", type=float, default=1.0, help="of the size's documents and topics (runs and depth kept)")
     parser.add_argument("--pass-mb", type=int, default=200, help="megabytes of text for the corpus-pass rates")
     parser.add_argument("--skip", default="", help="comma-separated steps to skip: bm25,eval,add,pass,audit")
     parser.add_argument("--only", default="", help="comma-separated steps to run (default: all not skipped)")
     args = parser.parse_args()
-    paths = write_collection(args.folder, args.docs, n_runs=args.runs)
+    shape = scaled(args.size, args.fraction)
+    paths = write_collection(args.folder, shape["docs"], shape["topics"], shape["runs"], mean_words=shape["mean_words"],
+                             sigma=shape["sigma"], qrels=shape["qrels"])
     cache = args.folder / "cache"
     env = {**os.environ, "IRFAIR_CACHE": str(cache)}
     skip = set(args.skip.split(","))
     only = set(filter(None, args.only.split(",")))
-    print(json.dumps({"documents": args.docs, "runs": len(paths["runs"]), "cores": os.cpu_count()}))
+    run_lines = len(paths["runs"]) * shape["topics"] * 1000
+    print(json.dumps({"size": args.size, "fraction": args.fraction, "documents": shape["docs"], "topics": shape["topics"],
+                      "runs": len(paths["runs"]), "run_lines": run_lines, "cores": os.cpu_count()}))
     steps = {"eval": lambda: evaluation(paths, env), "pass": lambda: corpus_pass(paths, args.pass_mb),
-             "audit": lambda: audits(paths, cache, env), "add": lambda: add_ranker(paths, cache),
+             "audit": lambda: audits(paths, cache, env, shape), "add": lambda: add_ranker(paths, cache),
              "bm25": lambda: bm25(paths, cache, env)}
     for name, step in steps.items():
         if name not in skip and (not only or name in only):

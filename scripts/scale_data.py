@@ -1,4 +1,8 @@
-"""Robust04-sized synthetic test data for ``scripts/bench_scale.py`` (not a test; no real documents).
+"""Robust04- or MS MARCO-sized synthetic test data for ``scripts/bench_scale.py`` (not a test; no real documents).
+
+``--size msmarco`` (and ``--fraction``): MS MARCO passage's shape instead — 8,841,823 passages of ~56 words,
+6,980 queries (the dev set's), ~1.1 relevant passage per query and no judged non-relevant one, 10 runs at depth
+1000 (70 M run lines at the full size). The rest of this text describes the Robust04 size.
 
 Documents: 528,155 (Robust04's count) as JSONL (and, for the SGML reader, the same documents as TREC SGML
 with Robust04's markup: LA Times-style fields, paragraphs, character references, Federal Register
@@ -21,6 +25,20 @@ import numpy as np
 ROBUST04_DOCS = 528_155
 ROBUST04_TOPICS = 249
 MEAN_WORDS = 480
+# each size: documents, topics, runs, mean words per document, lognormal sigma of the lengths, qrels shape
+SIZES = {
+    "robust04": {"docs": ROBUST04_DOCS, "topics": ROBUST04_TOPICS, "runs": 18, "mean_words": MEAN_WORDS, "sigma": 0.8,
+                 "qrels": "pooled"},
+    "msmarco": {"docs": 8_841_823, "topics": 6_980, "runs": 10, "mean_words": 56, "sigma": 0.5, "qrels": "sparse"},
+}
+
+
+def scaled(size: str, fraction: float) -> dict:
+    """The settings of ``size`` with its documents and topics multiplied by ``fraction`` (runs and depth kept)."""
+    out = dict(SIZES[size])
+    out["docs"] = max(1000, round(out["docs"] * fraction))
+    out["topics"] = max(10, round(out["topics"] * fraction))
+    return out
 
 
 def vocabulary() -> list[str]:
@@ -36,7 +54,8 @@ def vocabulary() -> list[str]:
     return words
 
 
-def write_corpus(path: Path, n_docs: int, words: list[str], seed: int = 0) -> int:
+def write_corpus(path: Path, n_docs: int, words: list[str], seed: int = 0, mean_words: int = MEAN_WORDS,
+                 sigma: float = 0.8) -> int:
     """Write ``n_docs`` JSONL documents; returns the bytes written. Documents are made of 8-word phrases
     drawn from a pool, which keeps generation fast while word frequencies stay Zipf-like."""
     rng = np.random.default_rng(seed)
@@ -45,8 +64,8 @@ def write_corpus(path: Path, n_docs: int, words: list[str], seed: int = 0) -> in
     probabilities /= probabilities.sum()
     phrase_ids = rng.choice(len(words), size=(200_000, 8), p=probabilities)
     phrases = [" ".join(words[i] for i in row) for row in phrase_ids]
-    lengths = np.maximum(8, rng.lognormal(np.log(350), 0.8, size=n_docs)).astype(np.int64)
-    lengths = (lengths * MEAN_WORDS / lengths.mean()).astype(np.int64)
+    lengths = np.maximum(8, rng.lognormal(np.log(mean_words), sigma, size=n_docs)).astype(np.int64)
+    lengths = np.maximum(8, lengths * mean_words / lengths.mean()).astype(np.int64)
     written = 0
     with open(path, "w", encoding="utf-8") as out:
         for start in range(0, n_docs, 10_000):
@@ -85,15 +104,18 @@ def write_sgml(jsonl: Path, path: Path, limit_bytes: float | None = None) -> int
 
 
 def write_collection(folder: Path, n_docs: int = ROBUST04_DOCS, n_topics: int = ROBUST04_TOPICS, n_runs: int = 18,
-                     depth: int = 1000, seed: int = 0) -> dict[str, object]:
-    """Corpus, topics, qrels and runs under ``folder``; returns their paths."""
+                     depth: int = 1000, seed: int = 0, mean_words: int = MEAN_WORDS, sigma: float = 0.8,
+                     qrels: str = "pooled") -> dict[str, object]:
+    """Corpus, topics, qrels and runs under ``folder``; returns their paths. ``qrels``: ``pooled`` (200 judged
+    per topic, 35 % relevant, as Robust04) or ``sparse`` (1 relevant, 2 for one query in ten, none judged
+    non-relevant, as MS MARCO)."""
     folder.mkdir(parents=True, exist_ok=True)
     words = vocabulary()
     rng = np.random.default_rng(seed)
     paths = {"corpus": folder / "corpus.jsonl", "topics": folder / "topics.tsv", "qrels": folder / "qrels.txt", "runs": []}
     if not paths["corpus"].is_file():
         start = time.perf_counter()
-        size = write_corpus(paths["corpus"], n_docs, words, seed)
+        size = write_corpus(paths["corpus"], n_docs, words, seed, mean_words, sigma)
         print(f"corpus: {n_docs:,} documents, {size / 1e6:,.0f} MB in {time.perf_counter() - start:.0f} s")
     qids = [str(301 + i) for i in range(n_topics)]
     mid = words[200:5000]
@@ -101,8 +123,8 @@ def write_collection(folder: Path, n_docs: int = ROBUST04_DOCS, n_topics: int = 
     pools = {q: rng.choice(n_docs, size=min(n_docs, 3 * depth), replace=False) for q in qids}
     with open(paths["qrels"], "w") as out:
         for q in qids:
-            judged = pools[q][:200]
-            relevant = rng.random(len(judged)) < 0.35
+            judged = pools[q][:200] if qrels == "pooled" else pools[q][:1 + int(rng.random() < 0.1)]
+            relevant = rng.random(len(judged)) < 0.35 if qrels == "pooled" else np.ones(len(judged), dtype=bool)
             out.writelines(f"{q} 0 DOC{d:07d} {int(r)}\n" for d, r in zip(judged, relevant))
     for r in range(n_runs):
         run_path = folder / f"run{r:02d}.run"
@@ -121,7 +143,9 @@ def write_collection(folder: Path, n_docs: int = ROBUST04_DOCS, n_topics: int = 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--docs", type=int, default=ROBUST04_DOCS)
-    parser.add_argument("--runs", type=int, default=18)
+    parser.add_argument("--size", choices=sorted(SIZES), default="robust04")
+    parser.add_argument("--fraction", type=float, default=1.0, help="of the size's documents and topics")
     args = parser.parse_args()
-    write_collection(args.folder, args.docs, n_runs=args.runs)
+    shape = scaled(args.size, args.fraction)
+    write_collection(args.folder, shape["docs"], shape["topics"], shape["runs"], mean_words=shape["mean_words"],
+                     sigma=shape["sigma"], qrels=shape["qrels"])
