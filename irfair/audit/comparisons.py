@@ -22,7 +22,6 @@ from ..bounds import checked
 from ..errors import IrfairInputError
 from ..measures.resampling import (
     CORRECTIONS,
-    DIFFERS,
     FAMILY_WISE,
     TEST_NAME,
     Decisions,
@@ -225,8 +224,3 @@ def detectable(ci_low, ci_high, alpha: float, correction: str, power: float = 0.
         return float("nan")
     level = alpha / len(width) if correction in FAMILY_WISE else alpha
     return float((norm.ppf(1 - level / 2) + norm.ppf(power)) * np.median(se))
-
-
-def significant(frame: pd.DataFrame, alpha: float | None = None) -> pd.DataFrame:
-    """The comparisons that differ: their decision (adjusted p below α, and stably so)."""
-    return frame[frame["decision"] == DIFFERS]

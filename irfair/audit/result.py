@@ -368,7 +368,6 @@ class AuditResult:
         }
 
 
-
 def _presentation():
     """:mod:`irfair.presentation`, imported by name: it sits above the audit and renders its result."""
     import importlib

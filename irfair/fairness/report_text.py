@@ -7,7 +7,7 @@ import textwrap
 
 from ..numbers import fixed
 from .gaps import METRICS, GroupGaps, MultiGroupGaps
-from .rates import FOUR_FIFTHS, RATE_BASES, DisparateImpact, disparate_impact
+from .rates import FOUR_FIFTHS, RATE_BASES, DisparateImpact
 from .report import ClassificationAudit
 
 
@@ -95,7 +95,7 @@ def _task_lines(result: ClassificationAudit, cls: str) -> list[str]:
     """The rates table of class ``cls``: one row per group and rate, with k, n, interval, gap and (PPR) the
     disparate-impact ratio and its flag."""
     rates = result.rates.xs(cls, level="class")
-    check = disparate_impact(result.rates, cls)
+    check = result.disparate_impact()[cls]
     reference, with_gap = _gap_groups(result.gaps)
     header = ["group", "rate", "value", "ci_low", "ci_high", "k", "n", "of", "gap", "di_ratio", "flag"]
     rows = []

@@ -45,7 +45,7 @@ from .intervals import (  # noqa: F401  (the bootstrap side of resampling, impor
     slope_ci,
     slopes_from_weights,
 )
-from .inverted_intervals import inverted_intervals
+from .inverted_intervals import all_sign_patterns, inverted_intervals
 from .names import CORRECTIONS
 
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
@@ -130,8 +130,8 @@ def wild_slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, lev
     if n_bootstrap <= 0 or len(x) < 3 or np.ptp(x) == 0:
         return float("nan"), float("nan")
     centred = x - x.mean()
-    low, high = inverted_intervals((centred * (y - y.mean()))[None, :], (centred * centred)[None, :],
-                                   np.ones((1, len(x)), dtype=bool), sign_flips(len(x), n_bootstrap, seed), n_bootstrap, level)
+    low, high = inverted_cis((centred * (y - y.mean()))[None, :], (centred * centred)[None, :], np.ones((1, len(x)), dtype=bool),
+                             n_bootstrap, 0, seed, level)  # no test to share flips with: n_bootstrap flips of seed
     return float(low[0]), float(high[0])
 
 
@@ -243,7 +243,7 @@ def _exact_counts(terms: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]
     """#{patterns s: |Σ s_q terms_q| ≥ |T|} over all 2^n sign patterns of the n queries of ``mask`` (rows of ``terms``
     sharing those queries), and 2^n."""
     n = int(mask.sum())
-    patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64) * 2.0 - 1.0
+    patterns = all_sign_patterns(n)
     part = terms[:, mask]
     observed = np.abs(part.sum(axis=1))
     threshold = observed - _TIE * np.abs(part).sum(axis=1)

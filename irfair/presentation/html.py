@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ..audit.comparisons import GSR, significant
+from ..audit.comparisons import GSR
 from ..audit.result import PERFECT, RANDOM, AuditResult
 from ..measures.resampling import DIFFERS
 from .baseline_view import HEADERS as BASELINE_HEADERS
@@ -277,10 +277,9 @@ def comparisons_section(result: AuditResult) -> str:
     up = "green: row significantly higher than column; red: lower" if as_matrix else "one row per pair"
     intro = notes([f"delta = value(row system) − value(column system) over the queries both have, with p_adjusted ({up}); "
                    f"{result.inference.describe()}", "every pair and measure with CIs: comparisons.csv and audit.json"])
-    frame = result.comparisons
     options = "".join(f'<option value="{esc(m)}"{" selected" if m == GSR else ""}>{esc(m)}: '
-                      f"{len(significant(frame[frame['measure'] == m]))} of "
-                      f"{int((frame['measure'] == m).sum())} pairs differ</option>" for m in measures)
+                      f"{len(result.compared(m, differing=True))} of {len(result.compared(m))} pairs differ</option>"
+                      for m in measures)
     chooser = ('<div class="chooser"><label for="comparison-measure">measure </label>'
                f'<select id="comparison-measure" data-panels="comparison-panel">{options}</select></div>')
     panels = "".join(f'<div class="comparison-panel" data-measure="{esc(m)}"{"" if m == GSR else " hidden"}>{render(result, m)}</div>'

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..audit.comparisons import GSR, detectable, significant
+from ..audit.comparisons import GSR, detectable
 from ..audit.effectiveness_only import NOT_MEASURED
 from ..audit.kinds import PERFECT
 from ..audit.result import AuditResult
@@ -120,7 +120,7 @@ def sentences(result: AuditResult, limit: int = 4, warnings: bool = True) -> lis
             lines.append(f"GSR against the perfect run: significantly above: {names(above)}; below: {names(below)}{rest}")
     gsr_rows = result.compared(GSR)
     if len(audited) >= 2 and inference.n_permutations > 0 and not gsr_rows.empty:
-        found = significant(gsr_rows, alpha).sort_values("p_adjusted", kind="stable")
+        found = result.compared(GSR, differing=True).sort_values("p_adjusted", kind="stable")
         open_ = _open_decisions(gsr_rows)
         if found.empty and (gsr_rows["decision"] == CANNOT_DIFFER).all():
             lines.append(f"GSR between systems: no pair can differ with these queries and permutations ({_floor_note(gsr_rows)})")

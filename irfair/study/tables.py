@@ -130,8 +130,8 @@ def effectiveness_table(specs: Sequence[SystemSpec], audit: AuditResult) -> pd.D
 def _compared(audit: AuditResult, measure: str, a: str, b: str) -> tuple[float, str]:
     """The audit's corrected p and decision for ``measure`` between runs ``a`` and ``b`` (either order); NaN and
     "not compared" when the audit has no such comparison."""
-    frame = audit.comparisons
-    found = frame[(frame["measure"] == measure) & (((frame["a"] == a) & (frame["b"] == b)) | ((frame["a"] == b) & (frame["b"] == a)))]
+    frame = audit.compared(measure)
+    found = frame[((frame["a"] == a) & (frame["b"] == b)) | ((frame["a"] == b) & (frame["b"] == a))]
     if found.empty:
         return float("nan"), NOT_COMPARED
     return float(found["p_adjusted"].iloc[0]), str(found["decision"].iloc[0])
