@@ -1,7 +1,5 @@
 """``python -m irfair ...``: the ``irfair`` command line, as pyserini and ir_datasets users expect to call it."""
-import sys
-
-from .cli import main
+from .cli import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

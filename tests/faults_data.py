@@ -19,7 +19,7 @@ from irfair.text import content_tokens
 from irfair.trec import Run, read_topics, write_run
 
 ROOT = Path(__file__).resolve().parents[1]
-CLI = [sys.executable, "-c", "import sys; from irfair.cli import main; sys.exit(main())"]
+CLI = [sys.executable, "-c", "from irfair.cli import run; run()"]
 DRIVER = Path(__file__).with_name("fault_driver.py")
 
 

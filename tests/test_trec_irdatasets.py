@@ -54,7 +54,7 @@ def test_audit_with_ir_datasets_topics_and_qrels(source, tmp_path):
     texts = ("the woman said she would stay home", "the man said he would stay home")
     corpus = tmp_path / "docs.jsonl"
     corpus.write_text("".join(json.dumps({"id": d, "contents": texts[zlib.crc32(d.encode()) % 2]}) + "\n" for d in sorted(docs)))
-    code = "import sys; from irfair.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from irfair.cli import run; run(sys.argv[1:])"
     completed = _python(code, source, "audit", str(TREC_EVAL / "results.test"), "--topics", ROBUST, "--qrels", ROBUST,
                         "--corpus", str(corpus), "--query-field", "desc", "--bootstrap", "0", "--no-random", "--no-cache",
                         "-m", "map", "-q")
@@ -65,7 +65,7 @@ def test_audit_with_ir_datasets_topics_and_qrels(source, tmp_path):
 
 def test_offline_missing_source_is_one_line_naming_what_to_place_where(tmp_path):
     home = tmp_path / "empty"
-    code = "import sys; from irfair.cli import main; sys.exit(main(sys.argv[1:]))"
+    code = "import sys; from irfair.cli import run; run(sys.argv[1:])"
     completed = _python(code, home, "audit", str(TREC_EVAL / "results.test"), "--topics", ROBUST, "--qrels", str(TREC_EVAL / "qrels.test"),
                         "--corpus", str(tmp_path), "--no-cache")
     assert completed.returncode == 2

@@ -12,6 +12,7 @@ Warnings of irfair (documented decisions) are one line ``irfair: warning: ...``.
 from __future__ import annotations
 
 import argparse
+import atexit
 import errno
 import importlib
 import os
@@ -22,6 +23,7 @@ import threading
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NoReturn
 
 # OpenBLAS's idle threads spin for about 0.1 s after each product before they sleep: an audit's many mid-sized products
 # kept a second core busy for 2 s of CPU time (a fifth of a warm Robust04-sized audit) doing nothing. How a product is
@@ -194,5 +196,33 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def run(argv: list[str] | None = None) -> NoReturn:
+    """The ``irfair`` command: :func:`main`, then the process ends with its exit code once Python's own exit work is
+    done (threads joined, ``atexit`` handlers run, stdout and stderr flushed), skipping the C++ libraries' static
+    destructors. Arrow's thread pool, torn down there, aborted about one exit in fifty after the work and its output
+    were complete ("terminate called without an active exception", exit 134: apache/arrow#34314)."""
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's --help, --version and bad options
+        code = exc.code
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):
+        print(code, file=sys.stderr)
+        code = 1
+    try:
+        shutdown = getattr(threading, "_shutdown", None)  # what Python's own exit does first: join non-daemon threads
+        if shutdown is not None:
+            shutdown()
+        atexit._run_exitfuncs()
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
