@@ -318,3 +318,55 @@ def test_a_line_that_cannot_be_read_says_what_it_looks_like(tmp_path, reader, te
     with pytest.raises(IrfairInputError) as error:
         (read_run if reader == "run" else read_qrels)(path)
     assert "looks like" not in str(error.value)
+
+
+def _same_run(a: Run, b: Run) -> bool:
+    return (a.ranking == b.ranking and a.tag == b.tag and a.columns.bounds == b.columns.bounds
+            and list(a.line_of.lines) == list(b.line_of.lines) and dict(a.line_of) == dict(b.line_of))
+
+
+def test_a_run_file_read_with_a_cache_is_parsed_once_and_read_back_as_parsed(tmp_path, monkeypatch):
+    """The second read of unchanged bytes comes from the cache (the parser is not called) and equals a read without
+    one: ranking, tie order, tag, line numbers; the digest is the file's SHA-256. Other bytes, another depth: another
+    entry. A file with a comment (the line reader's) is never kept."""
+    import hashlib
+
+    from irfair.trec import files
+
+    path = tmp_path / "r.run"
+    path.write_text("2 Q0 c 1 -1e-3 t\n1 Q0 a 1 2.5 t\n1 Q0 b 2 2.5 t\n1 Q0 z 3 0.25 u\n")
+    plain = read_run(path)
+    first = read_run(path, cache_dir=tmp_path / "cache")
+    assert _same_run(first, plain) and first.tag == "u"
+    assert first.sha256 == hashlib.sha256(path.read_bytes()).hexdigest()
+    assert len(list((tmp_path / "cache" / "runs").glob("r.run-*"))) == 1
+
+    def parse_again(*args, **kwargs):
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(files, "_read_run_columns", parse_again)
+        again = read_run(path, name="named", cache_dir=tmp_path / "cache")
+    assert _same_run(again, plain) and again.name == "named" and again.doc_ids("1", 2) == ["b", "a"]
+    assert read_run(path, max_depth=1, cache_dir=tmp_path / "cache").doc_ids("1") == ["b"]
+    path.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2.5 t\n")
+    assert read_run(path, cache_dir=tmp_path / "cache").doc_ids("1") == ["a", "b"]
+    assert len(list((tmp_path / "cache" / "runs").glob("r.run-*"))) == 3
+    commented = tmp_path / "c.run"
+    commented.write_text("# a comment\n1 Q0 a 1 3 t\n")
+    assert read_run(commented, cache_dir=tmp_path / "cache").doc_ids("1") == ["a"]
+    assert not list((tmp_path / "cache" / "runs").glob("c.run-*"))
+
+
+def test_a_damaged_run_entry_is_said_and_rebuilt(tmp_path, capsys):
+    """scores.npy cut short: one line on stderr naming the entry, the run parsed again and equal to the file's."""
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 3 t\n1 Q0 b 2 2.5 t\n2 Q0 c 1 1 t\n")
+    read_run(path, cache_dir=tmp_path / "cache")
+    (entry,) = (tmp_path / "cache" / "runs").glob("r.run-*")
+    scores = entry / "scores.npy"
+    scores.write_bytes(scores.read_bytes()[:-8])
+    run = read_run(path, cache_dir=tmp_path / "cache")
+    assert _same_run(run, read_run(path))
+    err = capsys.readouterr().err
+    assert "is damaged (scores.npy has" in err and "rebuilding" in err

@@ -162,7 +162,7 @@ def _read(config: AuditConfig, runs, qrels, topics, corpus, embeddings, backgrou
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     check_relevance_level(qrel_map, config.relevance_level, qrels)
-    run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=config.max_depth)
+    run_list = as_runs(runs, reserved=(PERFECT, RANDOM), max_depth=config.max_depth, cache_dir=cache)
     for run in run_list:
         check_run_queries(run, topic_map, topics)
     pairs_of([run.name for run in run_list], config.inference.baseline)

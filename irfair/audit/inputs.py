@@ -102,7 +102,18 @@ def missing_per_run(missing: set[str], runs: list[Run]) -> dict[str, int]:
     """How many distinct documents of each run the corpus lacks (every run: 0 when nothing is missing)."""
     if not missing:
         return {run.name: 0 for run in runs}
-    return {run.name: len(missing.intersection(doc for qid in run.ranking for doc in run.doc_ids(qid))) for run in runs}
+    return {run.name: _missing_count(missing, run) for run in runs}
+
+
+def _missing_count(missing: set[str], run: Run) -> int:
+    """How many distinct documents of ``run`` are in ``missing`` (a run read into arrays: looked up by Arrow)."""
+    if run.columns is None:
+        return len(missing.intersection(doc for qid in run.ranking for doc in run.doc_ids(qid)))
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    listed = run.columns.doc_array
+    return len(pc.unique(listed.filter(pc.is_in(listed, value_set=pa.array(sorted(missing), type=pa.string())))))
 
 
 def below_depth_missing(missing: set[str], runs: list[Run], corpus, strict: bool) -> str:

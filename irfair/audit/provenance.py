@@ -79,8 +79,8 @@ def source_fingerprint(source, parsed: Mapping) -> dict:
 
 def run_fingerprint(run: Run) -> dict:
     """``{"name", "path", "sha256"}`` of a run: its file's bytes, or its ranked lists when it has no file."""
-    if run.path and Path(run.path).is_file():
-        return {"name": run.name, "path": relative_path(run.path), "sha256": file_digest(Path(run.path))}
+    if run.path and Path(run.path).is_file():  # the digest taken when the file was read, when it was
+        return {"name": run.name, "path": relative_path(run.path), "sha256": run.sha256 or file_digest(Path(run.path))}
     lines = "\n".join(f"{qid} {doc} {score!r}" for qid, hits in run.ranking.items() for doc, score in hits)
     return {"name": run.name, "path": None, "sha256": sha256_text(lines)}
 

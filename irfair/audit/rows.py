@@ -29,7 +29,7 @@ class StoreRows:
         if columnar:
             listed = pa.chunked_array([run.columns.doc_array for run in columnar], type=pa.string())
             found = pc.index_in(listed, value_set=pa.array(store.doc_ids, type=pa.string()))
-            rows = pc.fill_null(found, -1).to_numpy().astype(np.int64)
+            rows = pc.fill_null(found, -1).to_numpy().astype(np.int32)  # 4 bytes a run line: 70 M for MS MARCO
             starts = np.cumsum([0, *(len(run.columns.doc_array) for run in columnar)])
             for run, start, end in zip(columnar, starts[:-1], starts[1:]):
                 self._runs[id(run)] = (run, rows[start:end])
@@ -40,8 +40,9 @@ class StoreRows:
         """Look up again the documents the store lacked (it may have been given them since)."""
         for run, run_rows in self._runs.values():
             absent = np.flatnonzero(run_rows < 0)
-            doc_ids = run.columns.doc_list
-            run_rows[absent] = [self.store.doc_row.get(doc_ids[i], -1) for i in absent.tolist()]
+            if len(absent):
+                doc_ids = run.columns.doc_array.take(absent).to_pylist()
+                run_rows[absent] = [self.store.doc_row.get(doc, -1) for doc in doc_ids]
 
     def lists(self, run: Run, depth: Mapping[str, int]) -> dict[str, np.ndarray]:
         """``{qid: store rows of the run's first depth[qid] documents}`` for the queries of ``depth`` the run has."""

@@ -62,9 +62,21 @@ def tie_report(run: Run, depth: Mapping[str, int]) -> TieReport:
             k = depth.get(qid, 0)
             if file_order[:k] != ranked[:k]:
                 reordered_in_depth += 1
-    lists = [hits for hits in run.ranking.values() if hits]
-    all_tied = bool(lists) and any(len(h) > 1 for h in lists) and all(len({score for _, score in h}) == 1 for h in lists)
-    return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth, all_tied)
+    return TieReport(run.name, with_ties, tied, reordered, reordered_in_depth, _all_tied(run))
+
+
+def _all_tied(run: Run) -> bool:
+    """Whether every list of ``run`` gives all its documents one score, and some list has two (a run whose scores
+    say nothing: its order is trec_eval's tie-break by document id alone)."""
+    columns = run.columns
+    if columns is None:
+        lists = [hits for hits in run.ranking.values() if hits]
+        return bool(lists) and any(len(h) > 1 for h in lists) and all(len({score for _, score in h}) == 1 for h in lists)
+    bounds = np.array([b for b in columns.bounds.values() if b[1] > b[0]], dtype=np.int64).reshape(-1, 2)
+    if not len(bounds) or not np.any(bounds[:, 1] - bounds[:, 0] > 1):
+        return False
+    # each list is sorted by score: all tied when its first and last scores are equal
+    return bool(np.all(columns.scores[bounds[:, 0]] == columns.scores[bounds[:, 1] - 1]))
 
 
 def _queries_with_ties(run: Run) -> list[str]:

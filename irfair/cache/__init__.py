@@ -29,6 +29,7 @@ KINDS = {
     "embeddings": "embedding files parsed and unit-normalised",
     "debiased": "hard- and strong-debiased embeddings",
     "neural": "inputs of the neural rankers (DRMM's histograms, MatchPyramid's word ids)",
+    "runs": "run files parsed into columns, by the SHA-256 of their bytes",
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",

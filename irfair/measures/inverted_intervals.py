@@ -31,6 +31,29 @@ def all_sign_patterns(n: int) -> np.ndarray:
     return ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(np.float64) * 2.0 - 1.0
 
 
+def flip_products(flips: np.ndarray, vectors: np.ndarray) -> np.ndarray:
+    """``flips @ vectors.T`` in float64 (``flips``: ±1 bytes or floats, shape (B, n); ``vectors``: (k, n)), the flips
+    made float64 a block of rows at a time, so memory holds the bytes and one block (32 MiB), never B × n floats."""
+    vectors = np.atleast_2d(vectors)
+    out = np.empty((len(flips), len(vectors)))
+    step = max(1, _MAX_CELLS // max(1, flips.shape[1]))
+    for start in range(0, len(flips), step):
+        out[start:start + step] = flips[start:start + step].astype(np.float64) @ vectors.T
+    return out
+
+
+def _flipped_sums(patterns: np.ndarray, load: np.ndarray, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(patterns @ load, terms @ patterns.T)``: C per flip (F,) and A per row and flip (m, F), the ±1 ``patterns``
+    (F, n; bytes or floats) made float64 a block of flips at a time (memory: one block, never F × n floats)."""
+    c, a = np.empty(len(patterns)), np.empty((len(terms), len(patterns)))
+    step = max(1, _MAX_CELLS // max(1, patterns.shape[1]))
+    for start in range(0, len(patterns), step):
+        block = patterns[start:start + step].astype(np.float64)
+        c[start:start + step] = block @ load
+        a[:, start:start + step] = terms @ block.T
+    return c, a
+
+
 def kept_count(flips: int, alpha: float, exact: bool) -> int:
     """The fewest flips (of ``flips`` random ones, or of all ``flips`` = 2^n patterns when ``exact``) with
     |T*(δ)| ≥ |T(δ)| for the two-sided test not to reject δ: p(δ) ≥ ``alpha`` (a test rejects when p < α,
@@ -79,8 +102,8 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
         estimate = terms.sum(axis=1) / scale
     valid = (scale > 0) & np.isfinite(estimate)
     for rows, block in _blocks(terms, load, present, valid, flips, exact_up_to):
-        c = block.patterns @ load[rows[0]][block.columns] + block.extra  # (F,): the same for rows with the same queries
-        a = terms[rows][:, block.columns] @ block.patterns.T  # (m, F): one row per comparison, one column per flip
+        c, a = _flipped_sums(block.patterns, load[rows[0]][block.columns], terms[rows][:, block.columns])
+        c += block.extra  # (F,): the same for rows with the same queries; a (m, F): one row per comparison
         a -= estimate[rows][:, None] * c[None, :]  # A − e C: T*(δ) = (A − e C) − (δ − e) C
         below, above = _offsets(a, c, float(scale[rows[0]]))
         ends = _ends(below, above, block.weights, alpha)

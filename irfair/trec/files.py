@@ -7,6 +7,7 @@ rank column is validated but not used, as trec_eval ignores it too.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -32,6 +33,7 @@ class Run:
     path: str | None = None
     tag: str | None = None
     line_of: Mapping[tuple[str, str], int] = field(default_factory=dict, repr=False)
+    sha256: str | None = field(default=None, repr=False)  # of the file's bytes, when read with a cache
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """Document ids retrieved for ``qid`` in rank order, cut at ``depth`` when given."""
@@ -68,32 +70,21 @@ class Run:
 class RankedColumns(Mapping):
     """A run file's ranking as arrays, read as ``{qid: [(doc_id, score), ...]}``: every query's documents one query
     after the other in rank order (``doc_array``: pyarrow strings; ``scores``: float64), ``bounds[qid]`` = ``(start,
-    end)`` of its rows; ``doc_list``: the same ids as Python strings, where already made. A query's list of pairs is
-    made when first read (most of an audit reads ids or arrays)."""
+    end)`` of its rows. Python strings and pairs are made for the rows a caller asks for, when it asks, and not kept:
+    an MS MARCO-sized audit holds 70 M rows, which as Python strings alone would take ~5 GB."""
 
-    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]], doc_list: list[str] | None = None) -> None:
+    def __init__(self, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]]) -> None:
         self.doc_array, self.scores, self.bounds = doc_array, scores, bounds
-        self._hits: dict[str, list[tuple[str, float]]] = {}
-        self._docs = doc_list
-
-    @property
-    def doc_list(self) -> list[str]:
-        """Every row's document id, as :attr:`doc_array`."""
-        if self._docs is None:
-            self._docs = self.doc_array.to_pylist()
-        return self._docs
 
     def doc_ids(self, qid: str, depth: int | None = None) -> list[str]:
         """The document ids of ``qid`` in rank order, the first ``depth`` when given (empty for an unknown query)."""
         start, end = self.bounds.get(qid, (0, 0))
-        return self.doc_list[start:end if depth is None else min(end, start + depth)]
+        end = end if depth is None else min(end, start + depth)
+        return self.doc_array[start:end].to_pylist() if end > start else []
 
     def __getitem__(self, qid: str) -> list[tuple[str, float]]:
-        hits = self._hits.get(qid)
-        if hits is None:
-            start, end = self.bounds[qid]
-            hits = self._hits[qid] = list(zip(self.doc_list[start:end], self.scores[start:end].tolist()))
-        return hits
+        start, end = self.bounds[qid]
+        return list(zip(self.doc_array[start:end].to_pylist(), self.scores[start:end].tolist()))
 
     def __contains__(self, qid) -> bool:
         return qid in self.bounds
@@ -113,6 +104,11 @@ class LineIndex(Mapping):
     def __init__(self, ranking: Mapping[str, list[tuple[str, float]]], lines, bounds: Mapping[str, tuple[int, int]]) -> None:
         self._ranking, self._lines, self._bounds = ranking, lines, bounds
         self._queries: dict[str, dict[str, int]] = {}
+
+    @property
+    def lines(self) -> np.ndarray:
+        """Every row's file line, shape (n_rows,)."""
+        return self._lines
 
     def hit_lines(self, qid: str) -> list[int]:
         """File lines of ``qid``'s documents in rank order (empty for an unknown query)."""
@@ -141,7 +137,7 @@ def trec_eval_order(hits: Iterable[tuple[str, float]]) -> list[tuple[str, float]
     return sorted(hits, key=lambda hit: (hit[1], hit[0]), reverse=True)
 
 
-def read_run(path: str | Path, name: str | None = None, max_depth: int | None = None) -> Run:
+def read_run(path: str | Path, name: str | None = None, max_depth: int | None = None, cache_dir: str | Path | None = None) -> Run:
     """Read a TREC run ``qid Q0 doc_id rank score tag`` (plain, gzip, bzip2 or xz, told by its bytes), validating
     every line; text after the tag is ignored, and a line whose first non-blank character is '#' is a comment, as
     trec_eval 10 reads runs. Its name: ``name``, else :func:`run_name`; its ``tag`` is its last line's (trec_eval's
@@ -150,13 +146,26 @@ def read_run(path: str | Path, name: str | None = None, max_depth: int | None = 
     ``max_depth`` (trec_eval's ``-M``): each query keeps its first ``max_depth`` documents in trec_eval's
     order and drops the rest before anything else, so a document listed twice is an error only when both
     lines are kept (as in trec_eval). Well-formed files are parsed into arrays at C speed (:mod:`.columns`);
-    any other file is read line by line, which names the line at fault."""
+    any other file is read line by line, which names the line at fault. With ``cache_dir`` (a folder) a regular
+    file's columns are kept there under the SHA-256 of its bytes, and read from there next time (:mod:`.run_cache`)."""
     msmarco = _is_msmarco_run(path)
     if msmarco:
         warnings.warn(IrfairWarning(f"{path}: read as 'qid docid rank' lines (MS MARCO, pyserini --output-format msmarco): "
                                     "each document's score is minus its rank"), stacklevel=2)
-    fast = _read_run_columns(path, name, max_depth, msmarco)
-    return fast if fast is not None else _read_run_lines(path, name, max_depth, msmarco)
+    if cache_dir is not None and Path(path).is_file():
+        from .run_cache import cached_run
+
+        found, digest = cached_run(path, max_depth, msmarco, cache_dir, lambda: _read_run_columns(path, name, max_depth, msmarco))
+        if isinstance(found, tuple):
+            doc_array, scores, bounds, lines, tag = found
+            ranking = RankedColumns(doc_array, scores, bounds)
+            return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
+                       line_of=LineIndex(ranking, lines, bounds), sha256=digest)
+        fast = found
+    else:
+        fast, digest = _read_run_columns(path, name, max_depth, msmarco), None
+    run = fast if fast is not None else _read_run_lines(path, name, max_depth, msmarco)
+    return dataclasses.replace(run, sha256=digest) if digest is not None else run
 
 
 _RUN_COLUMNS = ("qid", "q0", "doc_id", "rank", "score", "tag")
@@ -213,14 +222,28 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     query_ids = queries.dictionary.to_pylist()
     bounds = {query_ids[codes[start]]: (start, end) for start, end in zip([0, *cuts], [*cuts, len(codes)])}
     doc_array = kept["d"].combine_chunks()
-    doc_list = doc_array.to_pylist()
-    if any(len(set(doc_list[start:end])) < end - start for start, end in bounds.values()):
-        return None  # a document retrieved twice for a query: the line reader names both lines
-    ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds, doc_list)
+    if _lists_a_document_twice(codes, doc_array):
+        return None  # the line reader names both lines
+    ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds)
     tag = run_name(path) if msmarco else table.column("tag")[-1].as_py()
     lines = line_numbers[order]
+    if len(lines) and lines.max() < 2**31:
+        lines = lines.astype(np.int32)  # half the memory of a row's line number
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
                line_of=LineIndex(ranking, lines, bounds))
+
+
+def _lists_a_document_twice(codes: np.ndarray, docs) -> bool:
+    """Whether a query (``codes``: each row's query code) lists a document (``docs``: pyarrow strings, one per row)
+    twice: the distinct (query, document) pairs, counted by Arrow's hash table, are fewer than the rows."""
+    import numpy as np
+    import pyarrow.compute as pc
+
+    from .columns import arrow_indices, numbers
+
+    encoded = pc.dictionary_encode(docs)
+    pairs = codes.astype(np.int64) * len(encoded.dictionary) + numbers(encoded.indices)
+    return len(pc.unique(arrow_indices(pairs))) < len(pairs)
 
 
 def _listed_order(codes: np.ndarray, scores: np.ndarray, docs) -> np.ndarray | None:

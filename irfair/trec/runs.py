@@ -28,16 +28,17 @@ SHAPES = ("a TREC run file, a Run, {qid: {doc_id: score}}, {qid: [doc_id, ...]},
           "a ranx.Run or ir_measures ScoredDoc records")
 
 
-def as_runs(runs, reserved: Sequence[str] = (), max_depth: int | None = None) -> list[Run]:
+def as_runs(runs, reserved: Sequence[str] = (), max_depth: int | None = None, cache_dir: str | Path | None = None) -> list[Run]:
     """Runs from any shape of the module docstring, one or several (a list, or ``{name: run}``); a folder (alone or
     in a list) stands for its run files (``*.run``, ``*.txt``, plain or compressed), sorted by name, each a run.
 
     Unnamed runs are called ``run`` (or their file's stem, or a ranx run's name). Names are made unique: a
     repeated name, or one in ``reserved``, gets ``-2``, ``-3``, ... The arguments are never changed.
-    ``max_depth`` (trec_eval's ``-M``) keeps each query's first ``max_depth`` documents (see :func:`read_run`).
+    ``max_depth`` (trec_eval's ``-M``) keeps each query's first ``max_depth`` documents (see :func:`read_run`);
+    ``cache_dir``: a folder where run files are kept parsed (see :func:`read_run`), None for none.
     """
     named = _named(runs)
-    loaded = [_one_run(name, obj, max_depth) for name, obj in named]
+    loaded = [_one_run(name, obj, max_depth, cache_dir) for name, obj in named]
     if max_depth is not None:  # run files are cut when read
         loaded = [run if isinstance(obj, (str, Path)) else
                   dataclasses.replace(run, ranking={q: hits[:max_depth] for q, hits in run.ranking.items()})
@@ -114,9 +115,9 @@ def _mapping_kind(obj: Mapping) -> str | None:
     return None
 
 
-def _one_run(name: str | None, obj, max_depth: int | None = None) -> Run:
+def _one_run(name: str | None, obj, max_depth: int | None = None, cache_dir: str | Path | None = None) -> Run:
     if isinstance(obj, (str, Path)):
-        return read_run(obj, name, max_depth)
+        return read_run(obj, name, max_depth, cache_dir)
     if isinstance(obj, Run):
         return _checked_run(obj if name is None else dataclasses.replace(obj, name=name))
     label = name or "run"
