@@ -172,7 +172,7 @@ def _read(config: AuditConfig, runs, qrels, topics, corpus, embeddings, backgrou
     if background is not None:
         check_run_queries(background, topic_map, topics)
     return Inputs(topic_map, qrel_map, run_list, background, corpus_obj, store, emb, gender_direction(emb),
-                  {"qrels": qrels, "topics": topics, "corpus": corpus})
+                  {"qrels": qrels, "topics": topics, "corpus": corpus}, cache)
 
 
 def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measured:

@@ -48,7 +48,7 @@ def prepare_documents(config: AuditConfig, inputs: Inputs) -> Documents:
         bias = _with_exposure(config, inputs, bias)
         early = _start_perfect_bias(config, inputs, perfect, bias)
     # every run document's row in the store (the runs' lists are read as arrays of rows from here on)
-    listed = StoreRows(inputs.runs, store)
+    listed = StoreRows(inputs.runs, store, inputs.cache)
     missing = store.ensure(inputs.corpus, listed.unstored | judged_unstored | background_unstored | exposure_unstored,
                            progress=config.progress)
     # a relevant document the corpus lacks that no list holds: the exposure measures put it in group unknown

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -54,6 +55,7 @@ class Inputs:
     embeddings: Embeddings
     direction: GenderDirection
     sources: dict
+    cache: Path | None = None  # the cache folder (None: no cache)
 
     @property
     def qids(self) -> list[str]:
