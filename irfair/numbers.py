@@ -67,3 +67,11 @@ def settled(value):
     import numpy as np  # numbers.py stays importable without numpy for the light CLI modules
 
     return np.round(value, 12)
+
+
+def byte_size(count: float) -> str:
+    """A number of bytes for a reader: ``512 bytes``, ``2.3 MB``, ``5.8 GB`` (powers of 1,000)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{int(count)} bytes"

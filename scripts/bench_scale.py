@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import resource
 import subprocess
@@ -249,11 +250,58 @@ def corpus_pass(paths, megabytes: int) -> None:
         cluster.close()
 
 
+def dask_pass(paths) -> None:
+    """The pass over the whole corpus (JSONL) on a two-worker Dask LocalCluster started beforehand, into a term store
+    in this process: MB/s overall and per worker, each worker's CPU time and peak memory, this process's CPU time and
+    peak memory (it merges the workers' counts), and the workers an MS MARCO v2-sized corpus would need."""
+    import dask
+    from dask.distributed import Client, LocalCluster
+
+    from irfair.corpus import open_corpus
+    from irfair.corpus.termstore import TermStore
+
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    client = Client(cluster)
+    client.run(importlib.import_module, "irfair.corpus.termstore")
+    path = Path(paths["corpus"])
+    size = path.stat().st_size / 1e6
+    saved = {name: os.environ.get(name) for name in ("IRFAIR_JOBS", "IRFAIR_SCHEDULER")}
+    os.environ.update(IRFAIR_JOBS="2", IRFAIR_SCHEDULER=cluster.scheduler_address)
+    try:
+        before = client.run(time.process_time)
+        wall, cpu = time.perf_counter(), time.process_time()
+        store = TermStore()
+        store.ensure(open_corpus(path), None, progress=False)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        worker_cpu = {w: t - before[w] for w, t in client.run(time.process_time).items()}
+        worker_peak = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20)
+    finally:
+        for name, value in saved.items():
+            os.environ.pop(name, None) if value is None else os.environ.update({name: value})
+        client.close()
+        cluster.close()
+    client_peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    docs = len(store)
+    print(f"corpus pass on Dask, 2 workers, whole corpus ({docs:,} documents, {size:,.0f} MB JSONL): {wall:.0f} s = "
+          f"{size / wall:.1f} MB/s = {size / wall / 2:.1f} MB/s per worker; workers' CPU "
+          f"{', '.join(f'{t:.0f} s' for t in worker_cpu.values())} ({size / sum(worker_cpu.values()):.1f} MB per worker-CPU s); "
+          f"workers' peak memory {', '.join(f'{m:.2f} GiB' for m in worker_peak.values())}; this process: CPU {cpu:.0f} s, "
+          f"peak {client_peak:.2f} GiB")
+    v2 = 138_364_198 * size * 1e6 / docs  # MS MARCO v2's passages at this corpus's bytes per document
+    rate = size / wall / 2  # MB/s per worker, this process's merging included
+    print(f"  MS MARCO v2 (138,364,198 passages, ~{v2 / 1e9:.0f} GB at these bytes per passage): at {rate:.1f} MB/s per "
+          f"worker, a pass in under an hour needs {math.ceil(v2 / 1e6 / 3600 / rate)} workers if this process keeps up "
+          f"(here it spent {cpu / wall:.0%} of the wall time merging)")
+
+
 # stages of an audit, for its profile: (stage, path prefixes under irfair/, function-name fragments); first match wins
 STAGES = (
     ("start-up and imports", ("<import>",), ()),
     ("waiting for other threads and worker processes", ("<waiting>",), ()),
-    ("bootstrap and comparisons", ("audit/agreement.py",), ("bootstrap", "resample", "percentile_ci", "paired", "query_mean_ci")),
+    ("bootstrap, tests and their intervals", ("audit/agreement.py", "audit/comparisons.py", "audit/conclusions.py",
+                                              "measures/resampling.py", "measures/inverted_intervals.py", "measures/intervals.py"),
+     ("bootstrap", "resample", "percentile_ci", "paired", "query_mean_ci")),
     ("per-query list genderedness", (), ("list_genderedness", "rank_weights")),
     ("document genderedness lookup", ("gender/",), ("genderedness",)),
     ("evaluation", ("measures/effectiveness.py", "measures/trec_kernels.py", "measures/trec_judged.py"), ()),
@@ -361,7 +409,8 @@ def main() -> None:
     parser.add_argument("--fraction", type=float, default=1.0, help="of the size's documents and topics (runs and depth kept)")
     parser.add_argument("--pass-mb", type=int, default=200, help="megabytes of text for the corpus-pass rates")
     parser.add_argument("--skip", default="", help="comma-separated steps to skip: bm25,eval,add,pass,audit")
-    parser.add_argument("--only", default="", help="comma-separated steps to run (default: all not skipped)")
+    parser.add_argument("--only", default="", help="comma-separated steps to run (default: all not skipped); dask (the "
+                        "whole corpus on a 2-worker Dask cluster) runs only when named here")
     args = parser.parse_args()
     shape = scaled(args.size, args.fraction)
     paths = write_collection(args.folder, shape["docs"], shape["topics"], shape["runs"], mean_words=shape["mean_words"],
@@ -375,9 +424,9 @@ def main() -> None:
                       "runs": len(paths["runs"]), "run_lines": run_lines, "cores": os.cpu_count()}))
     steps = {"eval": lambda: evaluation(paths, env), "pass": lambda: corpus_pass(paths, args.pass_mb),
              "audit": lambda: audits(paths, cache, env, shape), "add": lambda: add_ranker(paths, cache),
-             "bm25": lambda: bm25(paths, cache, env)}
+             "bm25": lambda: bm25(paths, cache, env), "dask": lambda: dask_pass(paths)}
     for name, step in steps.items():
-        if name not in skip and (not only or name in only):
+        if name not in skip and (not only or name in only) and (name != "dask" or name in only):  # dask: when asked
             step()
     if GOALS:
         print("issue 24 goals (this run; timings on a shared machine are noisy):")

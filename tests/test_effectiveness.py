@@ -240,3 +240,23 @@ def test_evaluating_a_run_file_loads_no_pandas():
             f"print(round(result.means['MAP'], 4), 'pandas' in sys.modules)\nresult.per_query\nprint('pandas' in sys.modules)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["0.1785", "False", "True"]  # trec_eval's map in out.test
+
+
+def test_a_run_in_columns_is_joined_with_the_qrels_as_its_lists_are(tmp_path):
+    """Judged.from_columns (Arrow look-up, sorted search) gives the values Judged gives from lists, row for row: grades
+    2, 1, 0, the pool's -1 (UNJUDGED -2), unlisted (NONPOOL -1), a document judged for another query only, a query cut
+    at depth 2, and trec_eval's stand-in for a query the run lacks (-c)."""
+    from irfair.measures.trec_judged import NONPOOL, UNJUDGED, Judged
+    from irfair.trec import read_run
+
+    path = tmp_path / "r.run"
+    path.write_text("1 Q0 a 1 9 t\n1 Q0 b 2 8 t\n1 Q0 c 3 7 t\n1 Q0 x 4 6 t\n2 Q0 a 1 5 t\n2 Q0 y 2 4 t\n2 Q0 d 3 3 t\n")
+    qrels = {"1": {"a": 2, "b": -1, "c": 0, "y": 1}, "2": {"d": 1, "y": 0}, "3": {"a": 1}}
+    run = read_run(path)
+    queries = ["1", "2", "3"]
+    spans = [(0, 4), (4, 6), ["ceci_nest_pas_un_docno"]]  # query 2 cut at depth 2
+    columns = Judged.from_columns(run.columns.doc_array, spans, qrels, queries, level=1)
+    lists = Judged({"1": ["a", "b", "c", "x"], "2": ["a", "y"], "3": ["ceci_nest_pas_un_docno"]}, qrels, queries, level=1)
+    assert columns.rel.tolist() == lists.rel.tolist() == [2, UNJUDGED, 0, NONPOOL, NONPOOL, 0, NONPOOL]
+    assert columns.lengths.tolist() == lists.lengths.tolist() == [4, 2, 1]
+    assert columns.num_rel.tolist() == lists.num_rel.tolist() == [2, 1, 1]  # query 1: a (2) and y (1, not retrieved)

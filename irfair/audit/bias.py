@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..arrays import unique_sorted
 from ..corpus import TermStore
 from ..errors import IrfairInputError
 from ..measures.aggregate import MeasureSummary
@@ -193,8 +194,9 @@ class BiasCounter:
         self.store = store
         self._backgrounds: dict[tuple, RankedDocs] = {}
         # in the store's order: its shards are read front to back
-        rows = np.unique(documents) if isinstance(documents, np.ndarray) else np.sort(store.doc_rows(set(documents)))
+        rows = unique_sorted(documents) if isinstance(documents, np.ndarray) else np.sort(store.doc_rows(set(documents)))
         self.rows = rows.astype(np.int64)
+        self._position_of: np.ndarray | None = None  # store row → its place in rows (made when first asked)
         # one pass over the store for every word list: each list's female and male counts, and the lengths
         lists = list(dict.fromkeys(setup.words.values()))
         weights = np.concatenate([np.ones((len(store.vocab), 1)), *(word_indicators(store.vocab, words) for words in lists)], axis=1)
@@ -294,7 +296,10 @@ class BiasCounter:
             rows = self.store.doc_rows(doc for docs in lists for doc in docs)
         else:
             rows = np.concatenate([np.zeros(0, dtype=np.int64), *(np.asarray(docs, dtype=np.int64) for docs in lists)])
-        return np.searchsorted(self.rows, rows)
+        if self._position_of is None:  # one look-up per document instead of a binary search (MS MARCO: 0.56 s a system)
+            self._position_of = np.zeros(int(self.rows[-1]) + 1 if len(self.rows) else 0, dtype=np.int64)
+            self._position_of[self.rows] = np.arange(len(self.rows))
+        return self._position_of[rows]
 
     def _background(self, qids: Sequence[str], counts: GenderedCounts) -> RankedDocs | None:
         """NFaiRR's background documents for ``qids`` (the same for every system: built once per word list)."""

@@ -43,6 +43,7 @@ from .inputs import (
     check_depth_and_field,
     check_relevance_level,
     check_resample_memory,
+    check_run_memory,
     check_without_corpus,
 )
 from .kinds import SYSTEM
@@ -158,6 +159,7 @@ def audit(
 def _read(config: AuditConfig, runs, qrels, topics, corpus, embeddings, background: Run | None, cache) -> Inputs:
     """Read and check every input; the corpus's term store is loaded (its files' checksums checked: hashing lets go of
     the GIL) on a thread while the runs are read."""
+    check_run_memory(runs)
     store_loading = beside(_open_store, corpus, cache)
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)

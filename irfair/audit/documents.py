@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from ..arrays import unique_sorted
 from ..corpus import TermStore
 from ..measures.ranking_bias import EXPOSURE
 from .background import beside
@@ -116,5 +117,5 @@ def _perfect_bias(bias, store: TermStore, rows: Mapping[str, np.ndarray], backgr
 
 def distinct_rows(lists: Sequence[Mapping[str, np.ndarray]]) -> np.ndarray:
     """The distinct store rows of every list of ``lists`` (each ``{key: rows}``), ascending."""
-    return np.unique(np.concatenate([np.zeros(0, dtype=np.int64), *(rows for group in lists for rows in group.values())]))
+    return unique_sorted(np.concatenate([np.zeros(0, dtype=np.int64), *(rows for group in lists for rows in group.values())]))
 

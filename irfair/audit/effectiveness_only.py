@@ -17,7 +17,7 @@ from .alerts import Evidence, detect
 from .baselines import perfect_run
 from .comparisons import GSR, Inference, pairs_of
 from .conclusions import conclude
-from .inputs import check_relevance_level, check_resample_memory
+from .inputs import check_relevance_level, check_resample_memory, check_run_memory
 from .kinds import SYSTEM
 from .per_query import PER_QUERY_COLUMNS
 from .provenance import provenance, relative_path, run_fingerprint, source_fingerprint
@@ -42,6 +42,7 @@ def effectiveness_audit(runs, qrels, topics=None, *, measures, labels, complete:
                         max_depth: int | None, inference: Inference, depth, query_field: str) -> AuditResult:
     """The audit of ``runs`` against ``qrels`` without a corpus (see the module docstring); arguments as
     :func:`irfair.audit` takes them, already checked."""
+    check_run_memory(runs)
     qrel_map = as_qrels(qrels)
     check_relevance_level(qrel_map, relevance_level, qrels)
     topic_map = as_topics(topics) if topics is not None else None

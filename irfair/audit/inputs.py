@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..bounds import fits_in_memory
+from ..bounds import available_memory, fits_in_memory
+from ..compression import plain_name
 from ..errors import IrfairInputError, one_line
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES, NFAIRR
+from ..numbers import byte_size, counted
 from ..trec import QUERY_FIELDS, Run, as_runs
+from ..trec.files import run_files
 from ..trec.lines import read_lines
 from .alerts import JUDGED_DEPTH
 from .bias import DEFAULT_BACKGROUND_DEPTH
@@ -39,6 +42,50 @@ def check_resample_memory(inference: Inference, n_queries: int) -> None:
                    "ask for fewer with --permutations")
     fits_in_memory(f"{inference.n_bootstrap:,} bootstrap resamples of {n_queries:,} queries", 32 * inference.n_bootstrap * n_queries,
                    "ask for fewer with --bootstrap")
+
+
+# an audit's peak memory per byte of plain run text: MS MARCO's size (10 runs, 70 M lines, 2.7 GB of text) peaked at
+# 5.8 GiB with its term store (8.8 M passages), embeddings and every measure; Robust04's (4.5 M lines) at 1.7 GiB
+MEMORY_PER_RUN_BYTE = 2.3
+COMPRESSED_TEXT = 5  # a compressed run file holds about this many bytes of text per byte (gzip of TREC runs: 4-6)
+
+
+def check_run_memory(runs) -> None:
+    """Before anything is read: IrfairInputError when the run files given (files, or folders of them) would need more
+    memory than is available now, :data:`MEMORY_PER_RUN_BYTE` per byte of their text, with the size they would need.
+    Runs given in memory are already held."""
+    text = 0
+    paths = _given_files(runs)
+    for path in paths:
+        try:
+            size = path.stat().st_size
+        except OSError:
+            continue  # the reader says what is wrong with it
+        text += size * (COMPRESSED_TEXT if plain_name(path) != path.name else 1)
+    needed = int(MEMORY_PER_RUN_BYTE * text)
+    available = available_memory()
+    if needed > available:
+        raise IrfairInputError(None, None, f"{counted(len(paths), 'run file')} ({byte_size(text)} of text) would need about "
+                                           f"{byte_size(needed)} of memory to audit, more than the {byte_size(available)} "
+                                           "available: audit fewer runs at once, or keep each query's first documents "
+                                           "with --max-retrieved")
+
+
+def _given_files(runs) -> list[Path]:
+    """The run files among ``runs`` (a path, a folder, or a list or mapping of them), folders read for their run files."""
+    if isinstance(runs, (str, Path)):
+        path = Path(runs)
+        if path.is_dir():
+            try:
+                return run_files(path)
+            except IrfairInputError:
+                return []  # the reader says what is wrong with it
+        return [path] if path.is_file() else []
+    if isinstance(runs, Mapping) and all(isinstance(v, (str, Path)) for v in runs.values()):
+        return [f for v in runs.values() for f in _given_files(v)]
+    if isinstance(runs, (list, tuple)):
+        return [f for item in runs for f in _given_files(item)]
+    return []
 
 
 def check_relevance_level(qrels: Mapping[str, Mapping[str, int]], level: int, source) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
+from ..arrays import unique_sorted
 from ..corpus.termstore import TermStore
 from ..embeddings import Embeddings
 from ..text import content_tokens, inflection_key
@@ -122,7 +123,7 @@ class GenderednessModel:
     def _document_values(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(S(d), C(d))`` of the store's ``rows``: sums of g(w) and counts of in-vocabulary tokens, arrays of
         shape (len(rows),)."""
-        todo = np.unique(rows[~self._measured[rows]])
+        todo = unique_sorted(rows[~self._measured[rows]])
         if len(todo):
             counts = self.store.row_counts(todo)
             self._doc_sums[todo] = counts @ self._term_g0
@@ -172,7 +173,7 @@ class GenderednessModel:
             rows = self.store.doc_rows(itertools.chain.from_iterable(lists))
         else:
             rows = np.concatenate([np.zeros(0, dtype=np.int64), *(np.asarray(docs, dtype=np.int64) for docs in lists)])
-        listed, inverse = np.unique(rows, return_inverse=True)
+        listed, inverse = unique_sorted(rows, return_inverse=True)
         term_counts = self.store.row_counts(listed)  # the listed documents' rows, read once for both uses below
         todo = ~self._measured[listed]
         if todo.any():
@@ -183,7 +184,7 @@ class GenderednessModel:
         excluded = [self.excluded_terms(tokens) for tokens in query_tokens]
         n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
         if len(rows) and n_excluded.any():
-            terms = np.unique(np.concatenate(excluded))
+            terms = unique_sorted(np.concatenate(excluded))
             query_terms = np.zeros((len(lists), len(terms)), dtype=bool)  # [list, term]: the term matches its query's
             query_terms[np.repeat(np.arange(len(lists)), n_excluded), np.searchsorted(terms, np.concatenate(excluded))] = True
             pair_counts = term_columns(term_counts, terms)[inverse]  # each listed (query, document) pair's counts of those terms

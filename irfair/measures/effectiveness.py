@@ -211,14 +211,27 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
     parsed = parse_measures(measures)
     allowed = None if qids is None else {str(q) for q in qids}
     judged = {qid: docs for qid, docs in qrels.items() if docs and (allowed is None or qid in allowed)}
-    retrieved = {qid for qid in run.ranking if qid in judged and run.doc_ids(qid, 1)}
+    columns = run.columns
+    if columns is None:
+        retrieved = {qid for qid in run.ranking if qid in judged and run.doc_ids(qid, 1)}
+    else:
+        retrieved = {qid for qid, (start, end) in columns.bounds.items() if qid in judged and end > start}
     queries = sorted(judged if complete else retrieved, key=natural_qid_key)
-    # the kernels read document ids only (a run read from a file gives them without its (doc, score) pairs)
-    docs = {qid: _MISSING_QUERY_DOCS if qid not in retrieved else run.doc_ids(qid, max_depth) for qid in queries}
     missing = np.array([qid not in retrieved for qid in queries], dtype=bool)
+    # the kernels read document ids only: a run read from a file is joined with the qrels by Arrow, in its columns
+    if columns is None:
+        docs = {qid: _MISSING_QUERY_DOCS if qid not in retrieved else run.doc_ids(qid, max_depth) for qid in queries}
+
+        def judged_at(level: int) -> Judged:
+            return Judged(docs, judged, queries, level)
+    else:
+        spans = [_MISSING_QUERY_DOCS if qid not in retrieved else _span(columns.bounds[qid], max_depth) for qid in queries]
+
+        def judged_at(level: int) -> Judged:
+            return Judged.from_columns(columns.doc_array, spans, judged, queries, level)
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
-    values, strings = _own_values(own, docs, judged, queries, relevance_level, missing) if queries else ({}, {})
+    values, strings = _own_values(own, judged_at, queries, relevance_level, missing) if queries else ({}, {})
     others = [label for label in numeric if label not in own]
     if queries and others:
         ranking = {qid: run.ranking[qid][:max_depth] for qid in queries if qid in retrieved}
@@ -231,16 +244,22 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
                             measures=parsed, strings=strings, run_id=run.tag or run.name, queries=queries, columns=columns)
 
 
-def _own_values(own: Mapping[str, te.TrecEvalMeasure], docs, judged: Qrels, queries: list[str], level: int,
+def _span(bounds: tuple[int, int], max_depth: int | None) -> tuple[int, int]:
+    """A query's rows of a run's columns, its first ``max_depth`` when given."""
+    start, end = bounds
+    return (start, end) if max_depth is None else (start, min(end, start + max_depth))
+
+
+def _own_values(own: Mapping[str, te.TrecEvalMeasure], judged_at, queries: list[str], level: int,
                 missing: np.ndarray) -> tuple[dict[str, np.ndarray], dict[str, dict[str, str]]]:
     """Values of irfair's trec_eval kernels, family by family (cut-offs of a family at once), then trec_eval's
-    reset of a query the run lacks."""
+    reset of a query the run lacks (``judged_at(level)``: the run joined with the qrels at that relevance level)."""
     batches: dict[int, Judged] = {}
 
     def batch(rel: int | None) -> Judged:
         key = level if rel is None else int(rel)
         if key not in batches:
-            batches[key] = Judged(docs, judged, queries, key)
+            batches[key] = judged_at(key)
         return batches[key]
 
     groups: dict[tuple, list[str]] = {}

@@ -41,6 +41,54 @@ class Judged:
             dtype=np.int64, count=int(self.lengths.sum()))
         self.rel = np.where(grades == _ABSENT, NONPOOL, np.where(grades < 0, UNJUDGED, grades))
 
+    @classmethod
+    def from_columns(cls, doc_array, spans: Sequence[tuple[int, int] | Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
+                     queries: Sequence[str], level: int = 1) -> Judged:
+        """As ``Judged(docs, qrels, queries, level)`` for a run held as columns: ``spans[i]`` is query i's rows
+        ``(start, end)`` of ``doc_array`` (pyarrow strings, each query's documents in trec_eval's order), or its own
+        list of ids (a query the run lacks, under ``-c``). Every row is looked up among the qrels' documents by Arrow
+        at once, and matched to its query's judgements by a sorted search, instead of one dict look-up per row
+        (MS MARCO's 70 M run lines: 9 s of a warm audit)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        from ..trec.columns import numbers_filled, string_array
+
+        self = cls.__new__(cls)
+        self.queries, self.level, self._qrels = list(queries), int(level), qrels
+        ranged = np.array([isinstance(span, tuple) for span in spans], dtype=bool)
+        self.lengths = np.array([span[1] - span[0] if isinstance(span, tuple) else len(span) for span in spans], dtype=np.int64)
+        firsts = np.array([span[0] if isinstance(span, tuple) else 0 for span in spans], dtype=np.int64)
+        code_of: dict[str, int] = {}
+        keys, grades_of = [], []
+        for i, qid in enumerate(self.queries):
+            for doc, grade in qrels[qid].items():
+                keys.append((i, code_of.setdefault(doc, len(code_of))))
+                grades_of.append(grade)
+        width = max(1, len(code_of))
+        judged_keys = np.array([i * width + code for i, code in keys], dtype=np.int64)
+        order = np.argsort(judged_keys, kind="stable")
+        judged_keys, judged_grades = judged_keys[order], np.asarray(grades_of, dtype=np.int64)[order]
+        total = int(self.lengths.sum())
+        offsets = np.cumsum(self.lengths) - self.lengths
+        query_of = np.repeat(np.arange(len(self.queries)), self.lengths)
+        in_columns = np.repeat(ranged, self.lengths)
+        rows = (np.repeat(firsts - offsets, self.lengths) + np.arange(total))[in_columns]
+        found = pc.index_in(doc_array, value_set=string_array(list(code_of)).cast(pa.string()))
+        codes = np.full(total, -1, dtype=np.int64)
+        codes[in_columns] = numbers_filled(found, -1).astype(np.int64)[rows]
+        grades = np.full(total, _ABSENT, dtype=np.int64)
+        listed = np.flatnonzero(codes >= 0)
+        wanted = query_of[listed] * width + codes[listed]
+        at = np.minimum(np.searchsorted(judged_keys, wanted), max(0, len(judged_keys) - 1))
+        match = (judged_keys[at] == wanted) if len(judged_keys) else np.zeros(len(wanted), dtype=bool)
+        grades[listed[match]] = judged_grades[at[match]]
+        for i in np.flatnonzero(~ranged).tolist():  # a query the run lacks: trec_eval's stand-in ranking
+            get = qrels[self.queries[i]].get
+            grades[offsets[i]:offsets[i] + self.lengths[i]] = [get(doc, _ABSENT) for doc in spans[i]]
+        self.rel = np.where(grades == _ABSENT, NONPOOL, np.where(grades < 0, UNJUDGED, grades))
+        return self
+
     @property
     def n(self) -> int:
         """Number of queries."""

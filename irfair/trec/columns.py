@@ -163,3 +163,31 @@ def arrow_indices(indices: np.ndarray):
 
     indices = np.ascontiguousarray(indices, dtype=np.int64)
     return pa.Array.from_buffers(pa.int64(), len(indices), [None, pa.py_buffer(indices)])
+
+
+def string_array(strings: list[str]):
+    """Python strings as a pyarrow string array, built from their UTF-8 bytes and offsets: ``pa.array`` of a list
+    imports pandas (0.2 s, and as long again to unload at exit) to look for pandas objects in it."""
+    import pyarrow as pa
+
+    encoded = [text.encode("utf-8") for text in strings]
+    offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    if offsets[-1] < 2**31:
+        return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)),
+                                                                 pa.py_buffer(b"".join(encoded))])
+    return pa.Array.from_buffers(pa.large_string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def numbers_filled(values, fill: int) -> np.ndarray:
+    """A pyarrow integer array with nulls (``pc.index_in``'s result) as a numpy array, ``fill`` where null, read from
+    its buffers (``pc.fill_null`` with a Python number imports pandas, as ``pa.scalar`` does)."""
+    import pyarrow as pa
+
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    out = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:].copy()
+    if array.null_count:
+        bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+        out[~bits[array.offset:array.offset + len(array)].astype(bool)] = fill
+    return out
