@@ -69,7 +69,11 @@ def test_four_audits_at_once_on_one_cold_cache(inputs, reference, tmp_path, repe
     store = TermStore.for_corpus(open_corpus(inputs.folder / "time.trec"), cache)
     wanted = {doc for run in inputs.runs for line in run.read_text().splitlines() for doc in [line.split()[2]]}
     assert wanted <= set(store.doc_ids)  # every process's documents made it into the one store
-    assert sorted(r.kind for r in scan(cache)) == ["embeddings", "terms"]
+    entries = scan(cache)
+    assert sorted(r.kind for r in entries if r.kind != "runs") == ["embeddings", "terms"]
+    # each run file parsed once (its store rows are kept too when its process found the store complete)
+    parsed = sorted(r.path.name.rsplit("-", 1)[0] for r in entries if r.kind == "runs" and "-rows-" not in r.path.name)
+    assert parsed == sorted(run.name for run in inputs.runs) and {r.state for r in entries} == {"ok"}
 
 
 def _time_corpus(inputs):

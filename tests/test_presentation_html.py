@@ -144,3 +144,26 @@ def test_page_escapes_text(report):
     result.systems["overlap"].gsr.per_query.loc[0, "query"] = "<script>alert(1)</script>"
     text = audit_page(result)
     assert "<script>alert(1)" not in text and "&lt;script&gt;alert(1)&lt;/script&gt;" in text
+
+
+def test_a_large_audit_points_to_its_csv_and_draws_its_points_as_one_image(report, monkeypatch):
+    """Above PAGE_ROWS per-query rows (MS MARCO's 12 × 6,980 made a 44 MB page), the section is one note naming
+    per_query.csv; above RASTERIZED_ABOVE queries, a scatter plot's points are one embedded PNG in its SVG (its
+    lines, axes and legend stay vectors)."""
+    from irfair.presentation import html, plots
+
+    result, _ = report
+    frame = result.per_query()
+    systems, queries = frame["system"].nunique(), frame["qid"].nunique()
+    assert (systems, len(frame)) == (4, systems * queries)
+    monkeypatch.setattr(html, "PAGE_ROWS", len(frame) - 1)
+    section = html.per_query_section(result)
+    assert 'id="per-query"' not in section
+    assert f"{len(frame):,} per-query rows (4 systems × {queries:,} queries) are more than a page can sort" in section
+    monkeypatch.setattr(html, "PAGE_ROWS", len(frame))
+    assert 'id="per-query"' in html.per_query_section(result)
+    vectors = plots.scatter_svg(result, "perfect")
+    monkeypatch.setattr(plots, "RASTERIZED_ABOVE", 1)
+    image = plots.scatter_svg(result, "perfect")
+    assert "<image" not in vectors and image.count("<image") == 1 and "data:image/png;base64," in image
+    assert len(image) < len(vectors) and "GSR = " in image

@@ -99,9 +99,16 @@ def summary_section(result: AuditResult) -> str:
     return table(headers, rows, table_id="summary", sortable=True, row_classes=classes, numeric=numeric) + notes(footnotes(result))
 
 
+PAGE_ROWS = 10_000  # per-query rows above which report.html points to per_query.csv instead of holding them
+
+
 def per_query_section(result: AuditResult) -> str:
-    """Every system's per-query rows, sortable and filterable."""
+    """Every system's per-query rows, sortable and filterable; above :data:`PAGE_ROWS` rows (MS MARCO's 12 × 6,980:
+    31 MB of HTML that a browser cannot sort), a note naming per_query.csv."""
     frame = result.per_query()
+    if len(frame) > PAGE_ROWS:
+        return notes([f"{len(frame):,} per-query rows ({frame['system'].nunique():,} systems × {frame['qid'].nunique():,} "
+                      f"queries) are more than a page can sort (at most {PAGE_ROWS:,} here): they are in per_query.csv"])
     heads = list(result.bias_headlines)
     columns = ["system", "qid", "query", "query_genderedness", "list_genderedness", "depth", "reason", *result.measures]
     rows = [[_plain(v) for v in values] for values in frame[columns].itertuples(index=False)]
