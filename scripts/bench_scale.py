@@ -43,16 +43,19 @@ IRFAIR = str(Path(sys.executable).with_name("irfair"))
 
 
 def timed(command: list[str], env: dict | None = None) -> tuple[float, float, float]:
-    """(wall seconds, peak resident memory of the process in GiB, CPU seconds of the process and its children)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    cpu = _children_cpu()
+    """(wall seconds, peak resident memory of the process in GiB, CPU seconds of the process and its children): the
+    process's own peak, from wait4 (the children's maximum of getrusage would carry a cold audit's peak over to the
+    warm ones after it)."""
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"failed: {' '.join(command)}\n{done.stderr[-2000:]}")
-    peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 2**20
-    return wall, peak, _children_cpu() - cpu
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        process = subprocess.Popen(command, env=env, stdout=out, stderr=err)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - start
+        if process.returncode != 0:
+            err.seek(0)
+            raise SystemExit(f"failed: {' '.join(command)}\n{err.read().decode(errors='replace')[-2000:]}")
+    return wall, usage.ru_maxrss / 2**20, usage.ru_utime + usage.ru_stime
 
 
 def row(label: str, ours: float, peer: float, unit: str = "s", peer_label: str = "") -> None:
@@ -290,9 +293,14 @@ def dask_pass(paths) -> None:
           f"peak {client_peak:.2f} GiB")
     v2 = 138_364_198 * size * 1e6 / docs  # MS MARCO v2's passages at this corpus's bytes per document
     rate = size / wall / 2  # MB/s per worker, this process's merging included
-    print(f"  MS MARCO v2 (138,364,198 passages, ~{v2 / 1e9:.0f} GB at these bytes per passage): at {rate:.1f} MB/s per "
-          f"worker, a pass in under an hour needs {math.ceil(v2 / 1e6 / 3600 / rate)} workers if this process keeps up "
-          f"(here it spent {cpu / wall:.0%} of the wall time merging)")
+    worker_rate = size / sum(worker_cpu.values())  # MB per worker-CPU second
+    workers = math.ceil(v2 / 1e6 / worker_rate / 3600)
+    client = cpu * v2 / (size * 1e6)  # this process's merging, seconds, at its rate here
+    print(f"  MS MARCO v2 (138,364,198 passages, ~{v2 / 1e9:.0f} GB at these bytes per passage): its tokenising and "
+          f"counting take {v2 / 1e6 / worker_rate / 3600:.1f} worker-CPU hours ({worker_rate:.1f} MB per worker-CPU s), so "
+          f"{workers} one-core worker{'s' if workers != 1 else ''} would finish within the hour; this process's merging "
+          f"would take {client / 3600:.1f} h at its rate here ({rate:.1f} MB/s per worker overall; it merged {cpu / wall:.0%} "
+          "of the wall time)")
 
 
 # stages of an audit, for its profile: (stage, path prefixes under irfair/, function-name fragments); first match wins

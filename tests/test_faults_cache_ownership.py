@@ -167,3 +167,27 @@ def test_no_output_is_written_inside_the_cache_folders_entries(inputs, tmp_path)
             "write outputs elsewhere") + "\n"
     assert _digests(root) == before and {r.state for r in scan(root)} == {"ok"}
     assert run_cli(inputs.audit_args(inputs.runs[0], "--cache-dir", root, "--out", root / "audit"))[0] == 0
+
+
+def test_a_replaced_entrys_files_linked_into_its_successor_are_removed_without_hashing(tmp_path, monkeypatch):
+    """A term store republished as it grows links its unchanged shards into the new entry: removing the old entry
+    hashes only its files that are not the new entry's own (b.bin, replaced), never the linked one (a.bin), and
+    leaves nothing behind."""
+    from irfair.cache import CacheEntry
+    from irfair.cache import entry as entry_module
+
+    entry = CacheEntry(tmp_path, "terms", "x", {"k": 1})
+    with entry.locked(), entry.staging() as staging:
+        (staging / "a.bin").write_bytes(b"a" * 1000)
+        (staging / "b.bin").write_bytes(b"b" * 10)
+        first = entry.publish(staging, {})
+    hashed = []
+    digest = entry_module.file_digest
+    monkeypatch.setattr(entry_module, "file_digest", lambda path: hashed.append(path.name) or digest(path))
+    with entry.locked(), entry.staging() as staging:
+        os.link(entry.folder / "a.bin", staging / "a.bin")
+        (staging / "b.bin").write_bytes(b"c" * 10)
+        entry.publish(staging, {}, known={"a.bin": first.files["a.bin"]})
+    assert hashed == ["b.bin", "b.bin"]  # the new b.bin's checksum, then the old one's proof
+    assert sorted(p.name for p in tmp_path.joinpath("terms").iterdir() if not p.name.startswith(".")) == [entry.folder.name]
+    assert (entry.folder / "a.bin").read_bytes() == b"a" * 1000 and (entry.folder / "b.bin").read_bytes() == b"c" * 10

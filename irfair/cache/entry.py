@@ -105,10 +105,13 @@ def names_itself(folder: Path, entry_name: str) -> bool:
     return _proving_manifest(folder, entry_name) is not None
 
 
-def _proven_files(folder: Path, entry_name: str) -> list[str]:
+def _proven_files(folder: Path, entry_name: str, published: Path | None = None) -> list[str]:
     """The files of ``folder`` (an entry moved aside) that irfair can prove it wrote: those its manifest lists
     with their size and SHA-256, when the manifest names the inputs ``entry_name`` is derived from (its digest
-    is the name's ending), then the manifest itself; [] when there is no such manifest."""
+    is the name's ending), then the manifest itself; [] when there is no such manifest. A file that is the very
+    file (same inode) at its place in ``published`` (the entry that replaced it, which linked its unchanged
+    shards) needs no hashing: unlinking it here loses nothing. (Hashing them made a growing term store's every
+    republication read the whole store: MS MARCO's corpus pass grew with the square of its size.)"""
     manifest = _proving_manifest(folder, entry_name)
     if manifest is None:
         return []
@@ -118,11 +121,24 @@ def _proven_files(folder: Path, entry_name: str) -> list[str]:
         if Path(rel).is_absolute() or ".." in Path(rel).parts or rel == MANIFEST or not _inside_real_folder(folder, rel):
             continue
         try:
-            if not path.is_symlink() and path.is_file() and path.stat().st_size == size and file_digest(path) == digest:
+            if path.is_symlink() or not path.is_file() or path.stat().st_size != size:
+                continue
+            if _same_file(path, None if published is None else published / rel) or file_digest(path) == digest:
                 proven.append(rel)
         except OSError:
             continue
     return [*proven, MANIFEST]
+
+
+def _same_file(path: Path, other: Path | None) -> bool:
+    """Whether ``other`` is a regular file (no link) that is ``path`` itself (hard links of one inode)."""
+    if other is None or other.is_symlink():
+        return False
+    try:
+        here, there = path.stat(), other.stat()
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino)
 
 
 def _inside_real_folder(folder: Path, rel: str) -> bool:
@@ -139,7 +155,7 @@ def dispose(aside: Path, entry_folder: Path) -> Path | None:
     cannot prove it wrote) is moved to ``<entry_folder>.kept-<n>``, which is returned (None when nothing
     remained)."""
     if aside.is_dir() and not aside.is_symlink():
-        for rel in _proven_files(aside, entry_folder.name):
+        for rel in _proven_files(aside, entry_folder.name, entry_folder):
             try:
                 (aside / rel).unlink()
             except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
