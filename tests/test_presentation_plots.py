@@ -30,3 +30,19 @@ def test_plots_drawn_by_workers_are_those_drawn_here(result, monkeypatch):
         assert png.startswith(b"\x89PNG\r\n\x1a\n") and svg == scatter_svg(result, name, y_range)
     with scatter_drawings(result, y_range, png=False, jobs=2) as svg_only:
         assert svg_only["tf"]() == (None, drawn_here["tf"][1])
+
+
+def test_figures_rendered_by_workers_are_those_rendered_here(result, monkeypatch):
+    """A study's scatter plots as PNG and PDF: the same bytes from worker processes as from this one, PDFs undated."""
+    from irfair.presentation.plots import rendered_figures, scatter_figure
+
+    sources = {name: (lambda n=name: scatter_figure(result, n)) for name in result.systems}
+    with rendered_figures(sources, ("png", "pdf"), jobs=1) as here:
+        drawn_here = {key: get() for key, get in here.items()}
+    monkeypatch.setattr("irfair.presentation.plots.WORKERS_FROM", 2)
+    with rendered_figures(sources, ("png", "pdf"), jobs=2) as workers:
+        assert {key: get() for key, get in workers.items()} == drawn_here
+    assert list(drawn_here) == ["perfect", "random", "overlap", "tf"]
+    for files in drawn_here.values():
+        assert files["png"].startswith(b"\x89PNG\r\n\x1a\n") and files["pdf"].startswith(b"%PDF")
+        assert b"CreationDate" not in files["pdf"]

@@ -170,3 +170,46 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
                              initargs=(result, y_range)) as pool:
         futures = {name: pool.submit(_drawn_in_worker, name, png) for name in systems}
         yield {name: future.result for name, future in futures.items()}
+
+
+# what worker processes render from: {key: a function making the figure}, set before they are forked (inherited)
+_sources: dict[str, Callable] = {}
+
+
+def _rendered(make: Callable, formats: tuple[str, ...]) -> dict[str, bytes]:
+    """The figure ``make()`` laid out once and saved in each of ``formats``, then closed."""
+    fig = make()
+    files = {}
+    for kind in formats:
+        buffer = io.BytesIO()
+        save_figure(fig, buffer, kind)
+        files[kind] = buffer.getvalue()
+    pyplot().close(fig)
+    return files
+
+
+def _rendered_in_worker(key: str, formats: tuple[str, ...]) -> dict[str, bytes]:
+    return _rendered(_sources[key], formats)
+
+
+@contextmanager
+def rendered_figures(sources: dict[str, Callable], formats: tuple[str, ...],
+                     jobs: int | None = None) -> Iterator[dict[str, Callable[[], dict[str, bytes]]]]:
+    """``{key: get}`` where ``get()`` gives the figure ``sources[key]()`` saved in each of ``formats`` (``{format:
+    bytes}``), drawn by worker processes forked from this one as :func:`scatter_drawings` draws (the same bytes as
+    drawn here), or here when asked for."""
+    global _sources
+    from ..executor import default_jobs
+
+    jobs = min(default_jobs() if jobs is None else jobs, len(sources))
+    if jobs < 2 or len(sources) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        yield {key: functools.cache(functools.partial(_rendered, make, formats)) for key, make in sources.items()}
+        return
+    pyplot()
+    _sources = dict(sources)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {key: pool.submit(_rendered_in_worker, key, formats) for key in sources}
+            yield {key: future.result for key, future in futures.items()}
+    finally:
+        _sources = {}

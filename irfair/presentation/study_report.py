@@ -11,7 +11,7 @@ from ..atomic import unique_filenames, write_outputs
 from ..audit import PERFECT
 from ..numbers import fixed
 from ..study.tables import embedding_column
-from .plots import figure_svg, pyplot, save_figure, scatter_figure
+from .plots import figure_svg, pyplot, rendered_figures, save_figure, scatter_figure
 from .study_figures import figures
 from .study_html import study_page
 from .summary import ci
@@ -163,18 +163,18 @@ def write_study(result, out_dir: str | Path) -> list[Path]:
             writers[f"{stem}.{suffix}"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
     folders = unique_filenames([Path(emb).name for emb in result.audits], "plot folders")
     files = unique_filenames(dict.fromkeys(name for audit in result.audits.values() for name in audit.systems), "scatter plot files")
-    for emb, audit in result.audits.items():
-        folder = f"plots/{folders[Path(emb).name]}"
-        for name in audit.systems:
-            stem = f"{folder}/scatter_{files[name]}"
-            make = (lambda a=audit, n=name: scatter_figure(a, n))
-            writers[f"{stem}.png"] = lambda p, stem=stem, make=make: save_figure(cache.get(stem, make), p)
-            writers[f"{stem}.pdf"] = lambda p, stem=stem, make=make: (save_figure(cache.get(stem, make), p), cache.release(stem))
+    scatters = {f"plots/{folders[Path(emb).name]}/scatter_{files[name]}": (lambda a=audit, n=name: scatter_figure(a, n))
+                for emb, audit in result.audits.items() for name in audit.systems}
     titles = {name: title.format(depth=result.tau_depth) for name, title in TITLES.items()}
     svgs = {stem: (lambda stem=stem, make=make: figure_svg(cache.get(stem, make), close=False)) for stem, make in study_figures.items()}
-    writers["report.html"] = lambda p: p.write_text(study_page(result, {t: flat(tables[n]) for n, t in titles.items()}, svgs),
-                                                    encoding="utf-8")
     try:
-        return write_outputs(out_dir, writers)
+        # the scatter plots (a study's most: one per system and embedding) drawn by worker processes meanwhile
+        with rendered_figures(scatters, ("png", "pdf")) as drawn:
+            for stem, get in drawn.items():
+                for suffix in ("png", "pdf"):
+                    writers[f"{stem}.{suffix}"] = lambda p, get=get, suffix=suffix: p.write_bytes(get()[suffix])
+            writers["report.html"] = lambda p: p.write_text(
+                study_page(result, {t: flat(tables[n]) for n, t in titles.items()}, svgs), encoding="utf-8")
+            return write_outputs(out_dir, writers)
     finally:
         cache.close()
