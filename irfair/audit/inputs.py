@@ -11,8 +11,8 @@ from ..errors import IrfairInputError, one_line
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES, NFAIRR
 from ..numbers import byte_size, counted
 from ..trec import QUERY_FIELDS, Run, as_runs
-from ..trec.files import run_files
 from ..trec.lines import read_lines
+from ..trec.runs import run_paths
 from .alerts import JUDGED_DEPTH
 from .bias import DEFAULT_BACKGROUND_DEPTH
 from .comparisons import Inference
@@ -55,7 +55,7 @@ def check_run_memory(runs) -> None:
     memory than is available now, :data:`MEMORY_PER_RUN_BYTE` per byte of their text, with the size they would need.
     Runs given in memory are already held."""
     text = 0
-    paths = _given_files(runs)
+    paths = run_paths(runs)
     for path in paths:
         try:
             size = path.stat().st_size
@@ -69,23 +69,6 @@ def check_run_memory(runs) -> None:
                                            f"{byte_size(needed)} of memory to audit, more than the {byte_size(available)} "
                                            "available: audit fewer runs at once, or keep each query's first documents "
                                            "with --max-retrieved")
-
-
-def _given_files(runs) -> list[Path]:
-    """The run files among ``runs`` (a path, a folder, or a list or mapping of them), folders read for their run files."""
-    if isinstance(runs, (str, Path)):
-        path = Path(runs)
-        if path.is_dir():
-            try:
-                return run_files(path)
-            except IrfairInputError:
-                return []  # the reader says what is wrong with it
-        return [path] if path.is_file() else []
-    if isinstance(runs, Mapping) and all(isinstance(v, (str, Path)) for v in runs.values()):
-        return [f for v in runs.values() for f in _given_files(v)]
-    if isinstance(runs, (list, tuple)):
-        return [f for item in runs for f in _given_files(item)]
-    return []
 
 
 def check_relevance_level(qrels: Mapping[str, Mapping[str, int]], level: int, source) -> None:

@@ -44,7 +44,9 @@ def flip_products(flips: np.ndarray, vectors: np.ndarray) -> np.ndarray:
 
 def _flipped_sums(patterns: np.ndarray, load: np.ndarray, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(patterns @ load, terms @ patterns.T)``: C per flip (F,) and A per row and flip (m, F), the ±1 ``patterns``
-    (F, n; bytes or floats) made float64 a block of flips at a time (memory: one block, never F × n floats)."""
+    (F, n; bytes or floats) made float64 a block of flips at a time (memory: one block, never F × n floats). Not
+    :func:`flip_products`: C stays a matrix-vector product and A ``terms @ patterns.T``, so that their last bits,
+    and the interval ends printed from them, are those these products always gave."""
     c, a = np.empty(len(patterns)), np.empty((len(terms), len(patterns)))
     step = max(1, _MAX_CELLS // max(1, patterns.shape[1]))
     for start in range(0, len(patterns), step):

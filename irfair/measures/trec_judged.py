@@ -52,7 +52,7 @@ class Judged:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        from ..trec.columns import numbers_filled, string_array
+        from ..trec.columns import numbers, string_array
 
         self = cls.__new__(cls)
         self.queries, self.level, self._qrels = list(queries), int(level), qrels
@@ -76,7 +76,7 @@ class Judged:
         rows = (np.repeat(firsts - offsets, self.lengths) + np.arange(total))[in_columns]
         found = pc.index_in(doc_array, value_set=string_array(list(code_of)).cast(pa.string()))
         codes = np.full(total, -1, dtype=np.int64)
-        codes[in_columns] = numbers_filled(found, -1).astype(np.int64)[rows]
+        codes[in_columns] = numbers(found, fill=-1).astype(np.int64)[rows]
         grades = np.full(total, _ABSENT, dtype=np.int64)
         listed = np.flatnonzero(codes >= 0)
         wanted = query_of[listed] * width + codes[listed]

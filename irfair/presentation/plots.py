@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -121,20 +122,43 @@ def scatter_svg(result: AuditResult, system: str, y_range: tuple[float, float] |
     return figure_svg(scatter_figure(result, system, y_range))
 
 
-# systems from which worker processes draw the plots: a worker takes a quarter of a second to start (matplotlib is
+T = TypeVar("T")
+
+# figures from which worker processes draw them: a worker takes a quarter of a second to start (matplotlib is
 # imported in it), about as long as two or three plots take to draw here
 WORKERS_FROM = 8
-# what a worker process draws from: the audit and the y range, set once per worker (inherited, not pickled)
-_drawing: tuple[AuditResult, tuple[float, float] | None] | None = None
+# what worker processes draw: {key: a function giving the drawing's bytes}, set before they are forked (inherited,
+# not pickled)
+_jobs: dict[str, Callable] = {}
 
 
-def _set_drawing(result: AuditResult, y_range: tuple[float, float] | None) -> None:
-    global _drawing
-    _drawing = (result, y_range)
+def _drawn_in_worker(key: str):
+    return _jobs[key]()
 
 
-def _drawn_in_worker(system: str, png: bool) -> tuple[bytes | None, str]:
-    return _drawn(*_drawing, system, png)
+@contextmanager
+def drawn_by_workers(drawings: dict[str, Callable[[], T]], jobs: int | None = None) -> Iterator[dict[str, Callable[[], T]]]:
+    """``{key: get}`` where ``get()`` gives ``drawings[key]()``.
+
+    With ``jobs`` > 1 (default :func:`irfair.executor.default_jobs`) and at least :data:`WORKERS_FROM` drawings, they
+    are made by that many worker processes forked from this one, from the first call on, while this process writes
+    the other outputs (matplotlib holds the GIL, so threads would not help); the bytes are those drawn here, by the
+    same code from the same state. Otherwise, or where processes cannot be forked, each is drawn here when asked for."""
+    global _jobs
+    from ..executor import default_jobs
+
+    jobs = min(default_jobs() if jobs is None else jobs, len(drawings))
+    if jobs < 2 or len(drawings) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
+        yield {key: functools.cache(draw) for key, draw in drawings.items()}
+        return
+    pyplot()  # imported once here rather than in every worker
+    _jobs = dict(drawings)
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {key: pool.submit(_drawn_in_worker, key) for key in drawings}
+            yield {key: future.result for key, future in futures.items()}
+    finally:
+        _jobs = {}
 
 
 def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str, png: bool) -> tuple[bytes | None, str]:
@@ -148,32 +172,11 @@ def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str
     return image, figure_svg(fig)
 
 
-@contextmanager
 def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, png: bool = True,
-                     jobs: int | None = None) -> Iterator[dict[str, Callable[[], tuple[bytes | None, str]]]]:
-    """Every system's scatter plot, ``{system: get}`` where ``get()`` gives ``(PNG bytes or None, inline SVG)``.
-
-    With ``jobs`` > 1 (default :func:`irfair.executor.default_jobs`) and at least :data:`WORKERS_FROM` systems, the
-    plots are drawn by that many worker processes forked from this one, from the first call on, while this process
-    writes the other outputs (matplotlib holds the GIL, so threads would not help); the figures are the same as drawn
-    here, by the same code from the same state. Otherwise, or where processes cannot be forked, each is drawn here
-    when asked for."""
-    from ..executor import default_jobs
-
-    systems = list(result.systems)
-    jobs = min(default_jobs() if jobs is None else jobs, len(systems))
-    if jobs < 2 or len(systems) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
-        yield {name: functools.cache(functools.partial(_drawn, result, y_range, name, png)) for name in systems}
-        return
-    pyplot()  # imported once here rather than in every worker
-    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"), initializer=_set_drawing,
-                             initargs=(result, y_range)) as pool:
-        futures = {name: pool.submit(_drawn_in_worker, name, png) for name in systems}
-        yield {name: future.result for name, future in futures.items()}
-
-
-# what worker processes render from: {key: a function making the figure}, set before they are forked (inherited)
-_sources: dict[str, Callable] = {}
+                     jobs: int | None = None):
+    """Every system's scatter plot, ``{system: get}`` where ``get()`` gives ``(PNG bytes or None, inline SVG)``, as
+    :func:`drawn_by_workers` draws them (a context manager)."""
+    return drawn_by_workers({name: functools.partial(_drawn, result, y_range, name, png) for name in result.systems}, jobs)
 
 
 def _rendered(make: Callable, formats: tuple[str, ...]) -> dict[str, bytes]:
@@ -188,28 +191,7 @@ def _rendered(make: Callable, formats: tuple[str, ...]) -> dict[str, bytes]:
     return files
 
 
-def _rendered_in_worker(key: str, formats: tuple[str, ...]) -> dict[str, bytes]:
-    return _rendered(_sources[key], formats)
-
-
-@contextmanager
-def rendered_figures(sources: dict[str, Callable], formats: tuple[str, ...],
-                     jobs: int | None = None) -> Iterator[dict[str, Callable[[], dict[str, bytes]]]]:
+def rendered_figures(sources: dict[str, Callable], formats: tuple[str, ...], jobs: int | None = None):
     """``{key: get}`` where ``get()`` gives the figure ``sources[key]()`` saved in each of ``formats`` (``{format:
-    bytes}``), drawn by worker processes forked from this one as :func:`scatter_drawings` draws (the same bytes as
-    drawn here), or here when asked for."""
-    global _sources
-    from ..executor import default_jobs
-
-    jobs = min(default_jobs() if jobs is None else jobs, len(sources))
-    if jobs < 2 or len(sources) < WORKERS_FROM or "fork" not in multiprocessing.get_all_start_methods():
-        yield {key: functools.cache(functools.partial(_rendered, make, formats)) for key, make in sources.items()}
-        return
-    pyplot()
-    _sources = dict(sources)
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = {key: pool.submit(_rendered_in_worker, key, formats) for key in sources}
-            yield {key: future.result for key, future in futures.items()}
-    finally:
-        _sources = {}
+    bytes}``), as :func:`drawn_by_workers` draws them (a context manager)."""
+    return drawn_by_workers({key: functools.partial(_rendered, make, formats) for key, make in sources.items()}, jobs)

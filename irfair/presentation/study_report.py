@@ -62,12 +62,6 @@ class FigureCache:
             self.figures[key] = make()
         return self.figures[key]
 
-    def release(self, key: str) -> None:
-        """Close the figure of ``key`` (when it is not needed any more)."""
-        fig = self.figures.pop(key, None)
-        if fig is not None:
-            pyplot().close(fig)
-
     def close(self) -> None:
         """Close every figure made."""
         for fig in self.figures.values():

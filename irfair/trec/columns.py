@@ -144,16 +144,23 @@ def _parsed_block(data: bytes, names: tuple[str, ...], types: dict[str, str]):
     return table, data
 
 
-def numbers(values) -> np.ndarray:
-    """A pyarrow array (or chunked array) of numbers without nulls as a numpy array, read from its buffer: pyarrow's
-    own ``to_numpy`` imports pandas (0.2 s, and as long again to unload at exit), which reading a run does not need."""
+def numbers(values, fill: int | float | None = None) -> np.ndarray:
+    """A pyarrow array (or chunked array) of numbers as a numpy array, read from its buffer: pyarrow's own ``to_numpy``
+    imports pandas (0.2 s, and as long again to unload at exit), which reading a run does not need. Nulls become
+    ``fill`` (read from the validity bitmap: ``pc.fill_null`` with a Python number imports pandas too, as ``pa.scalar``
+    does); without ``fill``, an array with nulls goes through ``to_numpy``."""
     import pyarrow as pa
 
     array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    if array.null_count or not pa.types.is_integer(array.type) and not pa.types.is_floating(array.type):
+    if array.null_count and fill is None or not pa.types.is_integer(array.type) and not pa.types.is_floating(array.type):
         return array.to_numpy(zero_copy_only=False)
     dtype = np.dtype(array.type.to_pandas_dtype())
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:]
+    out = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:]
+    if array.null_count:
+        bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+        out = out.copy()
+        out[~bits[array.offset:array.offset + len(array)].astype(bool)] = fill
+    return out
 
 
 def arrow_indices(indices: np.ndarray):
@@ -177,17 +184,3 @@ def string_array(strings: list[str]):
         return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)),
                                                                  pa.py_buffer(b"".join(encoded))])
     return pa.Array.from_buffers(pa.large_string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
-
-
-def numbers_filled(values, fill: int) -> np.ndarray:
-    """A pyarrow integer array with nulls (``pc.index_in``'s result) as a numpy array, ``fill`` where null, read from
-    its buffers (``pc.fill_null`` with a Python number imports pandas, as ``pa.scalar`` does)."""
-    import pyarrow as pa
-
-    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-    dtype = np.dtype(array.type.to_pandas_dtype())
-    out = np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array) + array.offset)[array.offset:].copy()
-    if array.null_count:
-        bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
-        out[~bits[array.offset:array.offset + len(array)].astype(bool)] = fill
-    return out

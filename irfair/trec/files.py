@@ -157,10 +157,7 @@ def read_run(path: str | Path, name: str | None = None, max_depth: int | None = 
 
         found, digest = cached_run(path, max_depth, msmarco, cache_dir, lambda: _read_run_columns(path, name, max_depth, msmarco))
         if isinstance(found, tuple):
-            doc_array, scores, bounds, lines, tag = found
-            ranking = RankedColumns(doc_array, scores, bounds)
-            return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
-                       line_of=LineIndex(ranking, lines, bounds), sha256=digest)
+            return _columns_run(path, name, *found, sha256=digest)
         fast = found
     else:
         fast, digest = _read_run_columns(path, name, max_depth, msmarco), None
@@ -224,13 +221,19 @@ def _read_run_columns(path: str | Path, name: str | None, max_depth: int | None 
     doc_array = kept["d"].combine_chunks()
     if _lists_a_document_twice(codes, doc_array):
         return None  # the line reader names both lines
-    ranking = RankedColumns(doc_array, numbers(kept["s"]), bounds)
     tag = run_name(path) if msmarco else table.column("tag")[-1].as_py()
     lines = line_numbers[order]
     if len(lines) and lines.max() < 2**31:
         lines = lines.astype(np.int32)  # half the memory of a row's line number
+    return _columns_run(path, name, doc_array, numbers(kept["s"]), bounds, lines, tag)
+
+
+def _columns_run(path: str | Path, name: str | None, doc_array, scores: np.ndarray, bounds: Mapping[str, tuple[int, int]],
+                 lines: np.ndarray, tag: str | None, sha256: str | None = None) -> Run:
+    """The run of ``path`` held as its columns (parsed now, or read back from the cache)."""
+    ranking = RankedColumns(doc_array, scores, bounds)
     return Run(name=name or run_name(path), ranking=ranking, path=str(path), tag=tag,
-               line_of=LineIndex(ranking, lines, bounds))
+               line_of=LineIndex(ranking, lines, bounds), sha256=sha256)
 
 
 def _lists_a_document_twice(codes: np.ndarray, docs) -> bool:

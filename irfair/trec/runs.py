@@ -60,6 +60,18 @@ def as_runs(runs, reserved: Sequence[str] = (), max_depth: int | None = None, ca
     return loaded
 
 
+def run_paths(runs) -> list[Path]:
+    """The run files that :func:`as_runs` would read from ``runs`` (folders opened), without reading them; [] for
+    runs given in memory, and where :func:`as_runs` will say what is wrong. An iterator is not consumed."""
+    if not isinstance(runs, (str, Path, Mapping, list, tuple)):
+        return []
+    try:
+        named = _named(runs)
+    except IrfairInputError:
+        return []
+    return [Path(obj) for _, obj in named if isinstance(obj, (str, Path)) and Path(obj).is_file()]
+
+
 def _named(runs) -> list[tuple[str | None, object]]:
     if _single_run(runs):
         return _folders_opened([(None, runs)])
