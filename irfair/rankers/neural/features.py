@@ -62,21 +62,25 @@ def matching_histograms(embeddings: Embeddings, query_tokens: Sequence[str], doc
     out = np.zeros((len(query_tokens), n_bins))
     if not doc_tokens:
         return out
-    doc_words = np.asarray(doc_tokens)
-    doc_stems = np.asarray([stem(token) for token in doc_tokens])
-    doc_rows = embeddings.token_rows(doc_tokens)
+    codes: dict[str, int] = {}  # each distinct document word → a code; its stem → a code
+    doc_codes = np.fromiter((codes.setdefault(token, len(codes)) for token in doc_tokens), np.int64, len(doc_tokens))
+    stem_codes: dict[str, int] = {}
+    word_stems = np.fromiter((stem_codes.setdefault(stem(word), len(stem_codes)) for word in codes), np.int64, len(codes))
+    doc_stems = word_stems[doc_codes]
+    doc_rows = embeddings.token_rows(codes)[doc_codes]
     known = doc_rows >= 0
     doc_vectors = np.asarray(embeddings.vectors[doc_rows[known]], dtype=np.float64)
+    n_similarity = n_bins - 2
     for i, (token, row) in enumerate(zip(query_tokens, embeddings.token_rows(query_tokens))):
-        same_word = doc_words == token
-        same_stem = (doc_stems == stem(token)) & ~same_word
-        out[i, n_bins - 1] = same_word.sum()
-        out[i, n_bins - 2] = same_stem.sum()
+        same_word = doc_codes == codes.get(token, -1)
+        same_stem = (doc_stems == stem_codes.get(stem(token), -1)) & ~same_word
+        out[i, n_bins - 1] = np.count_nonzero(same_word)
+        out[i, n_bins - 2] = np.count_nonzero(same_stem)
         if row < 0 or not known.any():
             continue
         similarity = doc_vectors @ np.asarray(embeddings.vectors[row], dtype=np.float64)
         other = ~(same_word | same_stem)[known]
-        np.add.at(out[i], histogram_bin(similarity[other], n_bins), 1)
+        out[i, :n_similarity] += np.bincount(histogram_bin(similarity[other], n_bins), minlength=n_similarity)
     return np.log1p(out) if log_counts else out
 
 
