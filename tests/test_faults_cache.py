@@ -3,14 +3,16 @@ a clean build; ``irfair cache info|verify|clear``; the study's run files with th
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
 from faults_data import make_time_inputs, run_cli
 
+import irfair.cache.manifest as manifest_module
 from irfair.cache.entry import new_build_folder
 from irfair.cache.manage import scan
-from irfair.cache.manifest import MANIFEST, file_digest
+from irfair.cache.manifest import MANIFEST, VERIFIED, EntryDamaged, file_digest, validate_folder
 from irfair.corpus import InMemoryCorpus, TermStore, open_corpus
 from irfair.embeddings import load_embeddings
 from irfair.errors import one_line
@@ -90,6 +92,44 @@ def test_damaged_term_store_is_reported_and_rebuilt(tmp_path, capsys, damage):
     assert [r.state for r in scan(tmp_path, verify=True)] == ["ok"] + ["foreign"] * len(kept)
     _built_store(tmp_path)
     assert capsys.readouterr().err == ""  # rebuilt once, then trusted
+
+
+def test_a_verified_entry_is_hashed_again_only_when_a_file_changed(tmp_path, monkeypatch, capsys):
+    folder = _built_store(tmp_path).folder
+    now = manifest_module.time.time_ns()
+    monkeypatch.setattr(manifest_module.time, "time_ns", lambda: now + 10 * 10**9)  # the files are older than 2 s
+    hashed = []
+    monkeypatch.setattr(manifest_module, "file_digest", lambda path: hashed.append(path) or file_digest(path))
+
+    def validated_in_a_new_process():
+        manifest_module._validated.clear()
+        hashed.clear()
+        return validate_folder(folder)
+
+    manifest = validated_in_a_new_process()
+    assert len(hashed) == len(manifest.files) and (folder / VERIFIED).is_file()  # hashed once, and recorded
+    assert json.loads((folder / VERIFIED).read_text())["content_id"] == manifest.content_id
+    validated_in_a_new_process()
+    assert hashed == []  # trusted: every file has the size, times and inode recorded
+    record = json.loads((folder / VERIFIED).read_text())
+    record["stamp"][0][3] += 1  # a record of another ctime is not this entry as it stands
+    (folder / VERIFIED).write_text(json.dumps(record))
+    validated_in_a_new_process()
+    assert len(hashed) == len(manifest.files)
+    counts = folder / "shard-00000" / "counts.npy"  # a byte changed in place, its size and mtime put back
+    before = counts.stat()
+    data = bytearray(counts.read_bytes())
+    data[-1] ^= 1
+    counts.write_bytes(bytes(data))
+    os.utime(counts, ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(EntryDamaged, match="counts.npy differs from its checksum"):
+        validated_in_a_new_process()
+    counts.write_bytes(bytes(data[:-1]) + bytes([data[-1] ^ 1]))  # as it was: trusted again after one more hashing
+    validated_in_a_new_process()
+    (folder / "shard-00000" / "doc_ids.txt").unlink()  # replaced: the record goes with the entry, nothing is kept
+    _built_store(tmp_path)
+    assert "is damaged (shard-00000/doc_ids.txt is missing); rebuilding\n" in capsys.readouterr().err
+    assert list(folder.parent.glob(f"{folder.name}.kept-*")) == []
 
 
 def test_damaged_store_in_an_audit_keeps_the_numbers(inputs, tmp_path):

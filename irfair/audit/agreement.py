@@ -21,7 +21,6 @@ from itertools import combinations
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 AGREEMENT_COLUMNS = ("measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems", "pearson_r", "pearson_p", "n_pairs")
 
@@ -31,6 +30,8 @@ def _kendall(a: np.ndarray, b: np.ndarray) -> tuple[float, float, int]:
     n = int(both.sum())
     if n < 2:
         return float("nan"), float("nan"), n
+    from scipy import stats  # half a second to import: an audit imports it on a thread beside its reading
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = stats.kendalltau(a[both], b[both])
@@ -43,6 +44,8 @@ def _pearson(a: np.ndarray, b: np.ndarray) -> tuple[float, float, int]:
     x, y = a[both], b[both]
     if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return float("nan"), float("nan"), n
+    from scipy import stats
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = stats.pearsonr(x, y)

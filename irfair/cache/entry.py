@@ -38,6 +38,7 @@ from ..errors import one_line
 from .manifest import (
     FORMAT_VERSION,
     MANIFEST,
+    VERIFIED,
     EntryDamaged,
     Manifest,
     file_digest,
@@ -127,7 +128,22 @@ def _proven_files(folder: Path, entry_name: str, published: Path | None = None) 
                 proven.append(rel)
         except OSError:
             continue
+    if _names_content(folder / VERIFIED, manifest.content_id):
+        proven.append(VERIFIED)
     return [*proven, MANIFEST]
+
+
+def _names_content(path: Path, content_id: str) -> bool:
+    """Whether ``path`` is a regular file (no link) that begins as irfair's :data:`VERIFIED` record of this content
+    does (a record cut short by a kill included)."""
+    start = f'{{"content_id": "{content_id}"'.encode()
+    try:
+        if path.is_symlink() or not path.is_file():
+            return False
+        with open(path, "rb") as handle:
+            return handle.read(len(start)) == start
+    except OSError:
+        return False
 
 
 def _same_file(path: Path, other: Path | None) -> bool:

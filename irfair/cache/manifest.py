@@ -13,6 +13,10 @@ from ..atomic import file_digest  # noqa: F401  (the cache's files are digested 
 
 FORMAT_VERSION = 2
 MANIFEST = "MANIFEST.json"
+# beside the manifest: the size, times and inode of every file when this entry's checksums were last found right, so
+# that the next process need not hash them again while none of those changed (any write changes a file's ctime,
+# which no program can set back)
+VERIFIED = "VERIFIED.json"
 CHECKSUM_ON_READ = 64 * 2**20
 
 
@@ -83,18 +87,45 @@ def relative_files(folder: Path) -> list[str]:
     return sorted(files)
 
 
-# entries validated by this process, by the size, modification time and inode of every file: opening one
-# again does not hash its files again
+# entries validated by this process, by the size, times and inode of every file: opening one again does not
+# hash its files again
 _validated: dict[tuple, str] = {}
 
 
 def _stamp(folder: Path, manifest: Manifest) -> tuple:
+    """The entry's files as they stand: (relative path, size, mtime, ctime, inode, device) of each, the manifest's
+    last; nanoseconds."""
     stats = []
-    for rel in sorted(manifest.files):
+    for rel in [*sorted(manifest.files), MANIFEST]:
         st = os.stat(folder / rel)
-        stats.append((rel, st.st_size, st.st_mtime_ns, st.st_ino))
-    st = os.stat(folder / MANIFEST)
-    return (str(folder), st.st_ino, st.st_mtime_ns, tuple(stats))
+        stats.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
+    return tuple(stats)
+
+
+def verified_record(folder: Path) -> dict | None:
+    """What :data:`VERIFIED` in ``folder`` says (``content_id`` and ``stamp``), or None when it is missing, a link
+    or unreadable (a write cut short is read as none)."""
+    path = folder / VERIFIED
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > 2**20:
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {"content_id": str(data["content_id"]), "stamp": [list(item) for item in data["stamp"]]}
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+
+
+def _record_verified(folder: Path, manifest: Manifest, stamp: tuple) -> None:
+    """Write :data:`VERIFIED` (best effort: a read-only cache keeps hashing)."""
+    try:
+        (folder / VERIFIED).write_text(json.dumps({"content_id": manifest.content_id, "stamp": stamp}), encoding="utf-8")
+    except OSError:
+        pass
+
+
+def _recorded(folder: Path, manifest: Manifest, stamp: tuple) -> bool:
+    """Whether :data:`VERIFIED` records this very content with every file as it stands now."""
+    return verified_record(folder) == {"content_id": manifest.content_id, "stamp": [list(item) for item in stamp]}
 
 
 def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None = None, every_checksum: bool = False) -> Manifest:
@@ -116,7 +147,7 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
         raise EntryDamaged("its manifest names other inputs than the entry's name")
     if not folder.name.endswith("-" + key_digest(manifest.kind, manifest.key)):
         raise EntryDamaged("its name does not match the inputs its manifest names")
-    present = set(relative_files(folder)) - {MANIFEST}
+    present = set(relative_files(folder)) - {MANIFEST, VERIFIED}
     missing = sorted(set(manifest.files) - present)
     if missing:
         raise EntryDamaged(f"{missing[0]} is missing")
@@ -128,12 +159,14 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
         if actual != size:
             raise EntryDamaged(f"{rel} has {actual} bytes, its manifest says {size}")
     stamp = _stamp(folder, manifest)
-    if _validated.get(stamp) == manifest.content_id and not every_checksum:
+    if not every_checksum and (_validated.get(stamp) == manifest.content_id or _recorded(folder, manifest, stamp)):
         return manifest
     for rel, (size, digest) in sorted(manifest.files.items()):
         if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
             raise EntryDamaged(f"{rel} differs from its checksum")
-    newest = max([stamp[2], *(mtime for _, _, mtime, _ in stamp[3])])
+    newest = max(max(mtime, ctime) for _, _, mtime, ctime, _, _ in stamp)
     if time.time_ns() - newest > 2 * 10**9:  # older than the file system's time resolution: a rewrite would show
         _validated[stamp] = manifest.content_id
+        if not _recorded(folder, manifest, stamp):
+            _record_verified(folder, manifest, stamp)
     return manifest

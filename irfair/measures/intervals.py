@@ -25,8 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.special import ndtr, ndtri
-from scipy.stats import t as student_t
+from scipy.special import ndtr, ndtri, stdtrit
 
 _MAX_CELLS = 1 << 22  # resamples × columns per block of a product (32 MiB of float64)
 
@@ -153,7 +152,7 @@ def expansion(n: np.ndarray | int, parameters: int, level: float) -> np.ndarray:
     n = np.asarray(n, dtype=np.float64)
     df = n - parameters
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(df > 0, np.sqrt(n / np.where(df > 0, df, 1.0)) * student_t.ppf((1 + level) / 2, np.maximum(df, 1.0)),
+        return np.where(df > 0, np.sqrt(n / np.where(df > 0, df, 1.0)) * stdtrit(np.maximum(df, 1.0), (1 + level) / 2),
                         np.nan)
 
 

@@ -176,7 +176,7 @@ def _is_msmarco_run(path: str | Path) -> bool:
     if not Path(path).is_file():
         return False
     try:
-        for line in iter_lines(path, "run"):
+        for line in iter_lines(path, "run", block=2**16):  # the first lines, not a 16 MB block of them
             fields = line.split()
             if fields and not fields[0].startswith("#"):
                 return len(fields) == 3 and fields[2].lstrip("+-").isdigit()

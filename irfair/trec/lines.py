@@ -6,24 +6,25 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from ..compression import line_blocks
+from ..compression import BLOCK, line_blocks
 from ..errors import IrfairInputError
 
 BOM = "\ufeff"
 
 
-def iter_lines(path: str | Path, what: str) -> Iterator[str]:
+def iter_lines(path: str | Path, what: str, block: int = BLOCK) -> Iterator[str]:
     """The lines of ``path``, a ``what`` file, one at a time as they are decompressed and decoded (memory holds one
     block of the file, never the whole: an error on line 2 of a huge file is said at once), without a leading UTF-8
     byte-order mark (kept, it would join the first line's first field: query 1 read as U+FEFF followed by 1); the
-    lines are those of ``str.splitlines``. IrfairInputError when missing, damaged, not UTF-8 (naming the line) or blank."""
+    lines are those of ``str.splitlines``; ``block``: bytes decoded at a time (a small one to look at the first lines
+    only). IrfairInputError when missing, damaged, not UTF-8 (naming the line) or blank."""
     file = Path(path)
     if file.is_dir():
         raise IrfairInputError(file, None, f"is a folder, expected a {what} file")
     if not file.exists():  # a pipe (`<(zcat run.gz)`) or a device is read as it comes
         raise IrfairInputError(file, None, f"{what} file not found")
     before, first, blank = 0, True, True
-    for data in line_blocks(file, what):  # each block ends after a \n: its lines are the file's lines
+    for data in line_blocks(file, what, block):  # each block ends after a \n: its lines are the file's lines
         try:
             text = data.decode("utf-8", errors="strict")
         except UnicodeDecodeError as exc:
