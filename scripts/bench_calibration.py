@@ -146,7 +146,7 @@ def family_row(statistic: str, n: int, args, systems: int = 5) -> str:
 def single_row(statistic: str, n: int, args) -> str:
     """Coverage of one system's interval: a mean of Beta(0.5, 2) values (true mean 0.2), or a GSR slope of 0.3."""
     rng = np.random.default_rng([args.seed, n, 7])
-    covered = before = 0
+    covered = before = unbounded = 0
     for _ in range(args.replications):
         if statistic == "mean":
             values, truth = rng.beta(0.5, 2.0, n), 0.2
@@ -158,10 +158,12 @@ def single_row(statistic: str, n: int, args) -> str:
             y, truth = 0.3 * x + rng.normal(0.0, 1.0, n) * (0.3 + np.abs(x)), 0.3
             low, high = wild_slope_ci(x, y, args.bootstrap, args.seed)
             old = [bound[0] for bound in _bca_slopes(x, y[None, :], args.bootstrap, args.seed)]
-        covered += low <= truth <= high
+        covered += low <= truth <= high  # an unbounded interval (NaN: no slope excluded) counts as a miss
+        unbounded += bool(np.isnan(low))
         before += old[0] <= truth <= old[1]
     name = f"{statistic} of one system" + (" (heterosc.)" if statistic == "gsr" else " (skewed)")
-    return (f"{name:<34}{n:>4}  {'':<6} {'':<14}{'':>6}  {_binomial(covered / args.replications, args.replications):<14}"
+    return (f"{name:<34}{n:>4}  {'':<6} {'':<14}{unbounded / args.replications:>6.3f}  "
+            f"{_binomial(covered / args.replications, args.replications):<14}"
             f"{before / args.replications:.3f}")
 
 

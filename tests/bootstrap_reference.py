@@ -21,17 +21,19 @@ def expanded_bca(resampled, estimate, leave_one_out, n, parameters=1, level=0.95
     return tuple(np.percentile(resampled, [100 * q for q in tails]))
 
 
-def inverted_by_bisection(statistic, residuals, patterns, estimate, level=0.95, span=100.0):
+def inverted_by_bisection(statistic, residuals, patterns, estimate, level=0.95, span=100.0, always=None):
     """The interval of every δ a sign-flip test keeps, found by bisection on the test's p-value itself (not from
     order statistics): ``residuals(δ)`` (n,) are the values flipped under H0 "the statistic is δ",
     ``statistic(values)`` ((m, n) → (m,)) refits the statistic, and p(δ) = share of ``patterns`` (m, n) with
-    |statistic(s · r(δ)) − 0| ≥ |statistic(r(δ))| (ties within 1e-12); each end is where p(δ) falls to α."""
+    |statistic(s · r(δ)) − 0| ≥ |statistic(r(δ))| (ties within 1e-12), or ``always`` (bool (m,): patterns counted
+    for every δ); each end is where p(δ) falls to α."""
     alpha = 1 - level
 
     def p(delta):
         r = residuals(delta)
         observed = abs(statistic(r[None, :])[0])
-        return np.mean(np.abs(statistic(patterns * r[None, :])) >= observed - 1e-12)
+        counts = np.abs(statistic(patterns * r[None, :])) >= observed - 1e-12
+        return np.mean(counts if always is None else counts | always)
 
     ends = []
     for side in (-1.0, 1.0):

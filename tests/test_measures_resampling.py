@@ -252,17 +252,25 @@ def test_a_pair_interval_excludes_zero_exactly_when_its_random_flips_reject():
 
 
 def test_one_systems_gsr_interval_inverts_the_wild_bootstrap_of_its_restricted_residuals():
-    """A heteroscedastic slope on 10 queries, 2^10 patterns within 5,000 flips: exact; with 3 queries no δ can be
-    excluded at 95% (2 of 8 patterns always count): no interval."""
+    """A heteroscedastic slope on 10 queries, 2^10 patterns within 5,000 flips: exact, the residuals multiplied by
+    √(10/9) (HC1: the restricted fit estimated the intercept); with 3 queries no δ can be excluded at 95% (2 of 8
+    patterns always count): no interval."""
     rng = np.random.default_rng(8)
     x = rng.normal(0.0, 1.0, 10)
     y = 0.3 * x + (0.3 + np.abs(x)) * rng.normal(0.0, 1.0, 10)
     low, high = wild_slope_ci(x, y, 5_000, 0)
     patterns = np.array(list(itertools.product([1.0, -1.0], repeat=10)))
     slope = np.polyfit(x, y, 1)[0]
-    expected = inverted_by_bisection(lambda v: ols_slopes(x, v), lambda delta: y - y.mean() - delta * (x - x.mean()),
-                                     patterns, slope)
+    inflation = np.sqrt(10 / 9)
+    restricted = lambda delta: y - y.mean() - delta * (x - x.mean())  # noqa: E731
+    # a pattern whose scaled Σ s (x − x̄)² reaches Σ (x − x̄)² counts for every δ far from the slope: counted for all
+    centred = (x - x.mean()) ** 2
+    always = inflation * np.abs(patterns @ centred) >= centred.sum() * (1 - 1e-12)
+    assert 2 < always.sum() < 52  # more than the identity and its mirror, fewer than the 5% that would leave no bound
+    expected = inverted_by_bisection(lambda v: ols_slopes(x, v), restricted, inflation * patterns, slope, always=always)
     assert (low, high) == pytest.approx(expected, abs=1e-7)
+    unscaled = inverted_by_bisection(lambda v: ols_slopes(x, v), restricted, patterns, slope)
+    assert high - low > unscaled[1] - unscaled[0] + 0.01  # wider than the interval of the residuals as they are
     assert low < slope < high
     assert all(np.isnan(wild_slope_ci(x[:3], y[:3], 5_000, 0)))
 

@@ -84,8 +84,14 @@ def _offsets(a: np.ndarray, c: np.ndarray, k: float) -> tuple[np.ndarray, np.nda
 
 
 def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray, flips: np.ndarray,
-                       exact_up_to: int, level: float = 0.95, tie: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
+                       exact_up_to: int, level: float = 0.95, tie: float = 1e-9,
+                       inflation: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
     """The two-sided ``level`` interval of each row's statistic by inverting its sign-flip test (module docstring).
+
+    ``inflation``: the flipped residuals r_q(δ) are multiplied by it (T*(δ) = inflation · (A − δ C)): √(n/(n − 1))
+    for the residuals of a fit that estimated an intercept, whose spread is the errors' shrunk by 1 − 1/n (HC1);
+    a flip with inflation · |C| ≥ K then counts for every δ far enough from e, and is counted for every δ (which
+    can only widen the interval).
 
     A flip within ``tie`` (a share of Σ |w_q u_q|, the test's own margin for sums added in another order) of
     counting is counted, as the test counts it, so that an interval's end never excludes 0 on rounding alone.
@@ -107,7 +113,7 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
         c, a = _flipped_sums(block.patterns, load[rows[0]][block.columns], terms[rows][:, block.columns])
         c += block.extra  # (F,): the same for rows with the same queries; a (m, F): one row per comparison
         a -= estimate[rows][:, None] * c[None, :]  # A − e C: T*(δ) = (A − e C) − (δ − e) C
-        below, above = _offsets(a, c, float(scale[rows[0]]))
+        below, above = _offsets(a, c, float(scale[rows[0]]) / inflation)
         ends = _ends(below, above, block.weights, alpha)
         if ends is None:
             continue  # no δ can be excluded (even p = 1 / (B + 1) is at least α, or 2 / 2^n): unbounded
