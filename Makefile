@@ -61,7 +61,7 @@ test:
 test-steps: install chromium docs
 	$(BIN)/ruff check irfair tests scripts
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --dist loadfile --no-loadscope-reorder
 
 # the lock anew: everything `make install` and `make docs` install, resolved from pyproject.toml's ranges into an
 # empty virtual environment, then frozen (run it to take newer releases; commit requirements.lock)
