@@ -40,7 +40,7 @@ DEFINITIONS = (
                "measurable token are left out and the other weights renormalised."),
     ("gsr", "Gender Stereotype Reinforcement (Fabris et al., IP&M 2020): OLS slope of g_q(L) on g(q) over the used queries, "
             "with a 95% CI over queries (gsr_ci_low, gsr_ci_high): every slope δ that the wild bootstrap test of "
-            "\"the slope is δ\" (Rademacher signs on the restricted residuals) does not reject."),
+            "\"the slope is δ\" (Rademacher signs on the restricted residuals, scaled by √(n/(n − 1))) does not reject."),
     ("perfect run", "per query, every relevant document by grade (equal grades share their rank weight), cut at the depth."),
     ("random run", "per query, K documents drawn without replacement from every document of the corpus, seeded by "
                    "(seed, query id): the same whichever runs are audited."),
