@@ -97,7 +97,8 @@ def test_damaged_term_store_is_reported_and_rebuilt(tmp_path, capsys, damage):
 def test_a_verified_entry_is_hashed_again_only_when_a_file_changed(tmp_path, monkeypatch, capsys):
     folder = _built_store(tmp_path).folder
     now = manifest_module.time.time_ns()
-    monkeypatch.setattr(manifest_module.time, "time_ns", lambda: now + 10 * 10**9)  # the files are older than 2 s
+    clock = {"now": now + 1 * 10**9}
+    monkeypatch.setattr(manifest_module.time, "time_ns", lambda: clock["now"])
     hashed = []
     monkeypatch.setattr(manifest_module, "file_digest", lambda path: hashed.append(path) or file_digest(path))
 
@@ -107,10 +108,28 @@ def test_a_verified_entry_is_hashed_again_only_when_a_file_changed(tmp_path, mon
         return validate_folder(folder)
 
     manifest = validated_in_a_new_process()
+    assert not (folder / VERIFIED).exists()  # files younger than 2 s: a rewrite within the clock's tick would not show
+    clock["now"] = now + 10 * 10**9
+    (folder / VERIFIED).write_text("my notes")  # a file irfair did not write is neither trusted nor replaced
+    validated_in_a_new_process()
+    assert (folder / VERIFIED).read_text() == "my notes" and len(hashed) == len(manifest.files)
+    (folder / VERIFIED).unlink()
+    outside = tmp_path / "outside.txt"
+    outside.write_text("mine")
+    (folder / VERIFIED).symlink_to(outside)  # nor written through a link
+    validated_in_a_new_process()
+    assert outside.read_text() == "mine" and (folder / VERIFIED).is_symlink()
+    (folder / VERIFIED).unlink()
+    manifest = validated_in_a_new_process()
     assert len(hashed) == len(manifest.files) and (folder / VERIFIED).is_file()  # hashed once, and recorded
     assert json.loads((folder / VERIFIED).read_text())["content_id"] == manifest.content_id
     validated_in_a_new_process()
     assert hashed == []  # trusted: every file has the size, times and inode recorded
+    clock["now"] = now + 2 * 24 * 3600 * 10**9  # for a day: damage beneath the file system is found the day after
+    validated_in_a_new_process()
+    assert len(hashed) == len(manifest.files)
+    validated_in_a_new_process()
+    assert hashed == []
     record = json.loads((folder / VERIFIED).read_text())
     record["stamp"][0][3] += 1  # a record of another ctime is not this entry as it stands
     (folder / VERIFIED).write_text(json.dumps(record))
@@ -125,7 +144,11 @@ def test_a_verified_entry_is_hashed_again_only_when_a_file_changed(tmp_path, mon
     with pytest.raises(EntryDamaged, match="counts.npy differs from its checksum"):
         validated_in_a_new_process()
     counts.write_bytes(bytes(data[:-1]) + bytes([data[-1] ^ 1]))  # as it was: trusted again after one more hashing
+    clock["now"] = manifest_module.os.stat(counts).st_ctime_ns + 10 * 10**9
     validated_in_a_new_process()
+    assert len(hashed) == len(manifest.files)
+    validated_in_a_new_process()
+    assert hashed == []
     (folder / "shard-00000" / "doc_ids.txt").unlink()  # replaced: the record goes with the entry, nothing is kept
     _built_store(tmp_path)
     assert "is damaged (shard-00000/doc_ids.txt is missing); rebuilding\n" in capsys.readouterr().err

@@ -43,6 +43,7 @@ from .manifest import (
     Manifest,
     file_digest,
     key_digest,
+    record_prefix,
     relative_files,
     validate_folder,
 )
@@ -135,8 +136,8 @@ def _proven_files(folder: Path, entry_name: str, published: Path | None = None) 
 
 def _names_content(path: Path, content_id: str) -> bool:
     """Whether ``path`` is a regular file (no link) that begins as irfair's :data:`VERIFIED` record of this content
-    does (a record cut short by a kill included)."""
-    start = f'{{"content_id": "{content_id}"'.encode()
+    does (:func:`record_prefix`)."""
+    start = record_prefix(content_id)
     try:
         if path.is_symlink() or not path.is_file():
             return False

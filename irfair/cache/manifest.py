@@ -90,42 +90,87 @@ def relative_files(folder: Path) -> list[str]:
 # entries validated by this process, by the size, times and inode of every file: opening one again does not
 # hash its files again
 _validated: dict[tuple, str] = {}
+# how long a VERIFIED.json record is trusted: damage that leaves a file's size, times and inode as they were (bit rot
+# beneath the file system, a write through a shared memory map) is found by the next hashing, at the latest then
+RECORD_TRUSTED_NS = 24 * 3600 * 10**9
 
 
-def _stamp(folder: Path, manifest: Manifest) -> tuple:
+def _stamp(folder: Path | str, manifest: Manifest, dir_fd: int | None = None) -> tuple:
     """The entry's files as they stand: (relative path, size, mtime, ctime, inode, device) of each, the manifest's
-    last; nanoseconds."""
+    last; nanoseconds. ``dir_fd``: the paths are read relative to that open folder (``folder`` then ignored)."""
     stats = []
     for rel in [*sorted(manifest.files), MANIFEST]:
-        st = os.stat(folder / rel)
+        st = os.stat(rel, dir_fd=dir_fd) if dir_fd is not None else os.stat(Path(folder) / rel)
         stats.append((rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
     return tuple(stats)
 
 
 def verified_record(folder: Path) -> dict | None:
-    """What :data:`VERIFIED` in ``folder`` says (``content_id`` and ``stamp``), or None when it is missing, a link
-    or unreadable (a write cut short is read as none)."""
+    """What :data:`VERIFIED` in ``folder`` says (``content_id``, ``verified_at`` in ns, ``stamp``), or None when it
+    is missing, not a regular file, or unreadable (a write cut short is read as none)."""
     path = folder / VERIFIED
     try:
         if path.is_symlink() or not path.is_file() or path.stat().st_size > 2**20:
             return None
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {"content_id": str(data["content_id"]), "stamp": [list(item) for item in data["stamp"]]}
+        return {"content_id": str(data["content_id"]), "verified_at": int(data["verified_at"]),
+                "stamp": [list(item) for item in data["stamp"]]}
     except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
 
 
-def _record_verified(folder: Path, manifest: Manifest, stamp: tuple) -> None:
-    """Write :data:`VERIFIED` (best effort: a read-only cache keeps hashing)."""
+def record_prefix(content_id: str) -> bytes:
+    """How irfair's :data:`VERIFIED` record of ``content_id`` begins: what proves such a file irfair's."""
+    return f'{{"content_id": "{content_id}"'.encode()
+
+
+def _trusted(folder: Path, manifest: Manifest, stamp: tuple, now: int) -> bool:
+    """Whether :data:`VERIFIED` records this very content, with every file as it stands now, hashed less than
+    :data:`RECORD_TRUSTED_NS` ago."""
+    record = verified_record(folder)
+    return (record is not None and record["content_id"] == manifest.content_id
+            and record["stamp"] == [list(item) for item in stamp] and 0 <= now - record["verified_at"] < RECORD_TRUSTED_NS)
+
+
+def _record_verified(folder: Path, dir_fd: int, manifest: Manifest, stamp: tuple, verified_at: int) -> None:
+    """Write :data:`VERIFIED` into the folder open as ``dir_fd`` (the one whose files were hashed, even if another
+    entry took ``folder``'s place meanwhile), when its files still stand as ``stamp`` says: written in a build folder
+    beside it and renamed into place (never a file cut short, never through a link); a :data:`VERIFIED` irfair
+    cannot prove its own is left as it is. Best effort: a read-only or full cache keeps hashing."""
+    from .entry import new_build_folder, remove_path  # entry imports this module
+
     try:
-        (folder / VERIFIED).write_text(json.dumps({"content_id": manifest.content_id, "stamp": stamp}), encoding="utf-8")
+        if _stamp(folder, manifest, dir_fd) != stamp:
+            return  # a file changed while it was hashed
+        try:
+            existing = os.stat(VERIFIED, dir_fd=dir_fd, follow_symlinks=False)
+        except FileNotFoundError:
+            existing = None
+        if existing is not None and not _is_irfairs_record(dir_fd, existing):
+            return
+        build = new_build_folder(folder.parent, folder.name)
+        try:
+            text = json.dumps({"content_id": manifest.content_id, "verified_at": verified_at, "stamp": stamp})
+            (build / VERIFIED).write_text(text, encoding="utf-8")
+            os.replace(build / VERIFIED, VERIFIED, dst_dir_fd=dir_fd)
+        finally:
+            remove_path(build)
     except OSError:
         pass
 
 
-def _recorded(folder: Path, manifest: Manifest, stamp: tuple) -> bool:
-    """Whether :data:`VERIFIED` records this very content with every file as it stands now."""
-    return verified_record(folder) == {"content_id": manifest.content_id, "stamp": [list(item) for item in stamp]}
+def _is_irfairs_record(dir_fd: int, st: os.stat_result) -> bool:
+    """Whether the :data:`VERIFIED` of the folder open as ``dir_fd`` (``st``: its lstat) is a regular file that
+    begins as irfair's records do (of any content id)."""
+    import re
+    import stat as stat_module
+
+    if not stat_module.S_ISREG(st.st_mode) or st.st_size > 2**20:
+        return False
+    fd = os.open(VERIFIED, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=dir_fd)
+    with os.fdopen(fd, "rb") as handle:
+        start = handle.read(len(record_prefix("0" * 16)))
+    return re.fullmatch(rb'\{"content_id": "[0-9a-f]{16}"', start) is not None
 
 
 def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None = None, every_checksum: bool = False) -> Manifest:
@@ -158,15 +203,25 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
         actual = (folder / rel).stat().st_size
         if actual != size:
             raise EntryDamaged(f"{rel} has {actual} bytes, its manifest says {size}")
+    started = time.time_ns()
     stamp = _stamp(folder, manifest)
-    if not every_checksum and (_validated.get(stamp) == manifest.content_id or _recorded(folder, manifest, stamp)):
+    if not every_checksum and (_validated.get(stamp) == manifest.content_id or _trusted(folder, manifest, stamp, started)):
         return manifest
-    for rel, (size, digest) in sorted(manifest.files.items()):
-        if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
-            raise EntryDamaged(f"{rel} differs from its checksum")
-    newest = max(max(mtime, ctime) for _, _, mtime, ctime, _, _ in stamp)
-    if time.time_ns() - newest > 2 * 10**9:  # older than the file system's time resolution: a rewrite would show
-        _validated[stamp] = manifest.content_id
-        if not _recorded(folder, manifest, stamp):
-            _record_verified(folder, manifest, stamp)
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)  # the folder hashed, whatever takes its name later
+    except OSError:
+        dir_fd = None
+    try:
+        for rel, (size, digest) in sorted(manifest.files.items()):
+            if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
+                raise EntryDamaged(f"{rel} differs from its checksum")
+        newest = max(max(mtime, ctime) for _, _, mtime, ctime, _, _ in stamp)
+        # older than the file system's time resolution when the stamp was taken: a rewrite since would show
+        if started - newest > 2 * 10**9:
+            _validated[stamp] = manifest.content_id
+            if dir_fd is not None and not _trusted(folder, manifest, stamp, started):
+                _record_verified(folder, dir_fd, manifest, stamp, started)
+    finally:
+        if dir_fd is not None:
+            os.close(dir_fd)
     return manifest
