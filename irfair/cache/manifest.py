@@ -93,6 +93,10 @@ _validated: dict[tuple, str] = {}
 # how long a VERIFIED.json record is trusted: damage that leaves a file's size, times and inode as they were (bit rot
 # beneath the file system, a write through a shared memory map) is found by the next hashing, at the latest then
 RECORD_TRUSTED_NS = 24 * 3600 * 10**9
+# records are written through a folder descriptor (os.stat/os.open/os.replace relative to it): where the platform
+# has none (Windows), entries are hashed as before
+_RECORDS_POSSIBLE = (hasattr(os, "O_DIRECTORY") and hasattr(os, "O_NOFOLLOW") and os.stat in os.supports_dir_fd
+                     and os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd)
 
 
 def _stamp(folder: Path | str, manifest: Manifest, dir_fd: int | None = None) -> tuple:
@@ -152,7 +156,7 @@ def _record_verified(folder: Path, dir_fd: int, manifest: Manifest, stamp: tuple
         try:
             text = json.dumps({"content_id": manifest.content_id, "verified_at": verified_at, "stamp": stamp})
             (build / VERIFIED).write_text(text, encoding="utf-8")
-            os.replace(build / VERIFIED, VERIFIED, dst_dir_fd=dir_fd)
+            os.rename(build / VERIFIED, VERIFIED, dst_dir_fd=dir_fd)  # POSIX: replaces an existing one at once
         finally:
             remove_path(build)
     except OSError:
@@ -207,10 +211,12 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
     stamp = _stamp(folder, manifest)
     if not every_checksum and (_validated.get(stamp) == manifest.content_id or _trusted(folder, manifest, stamp, started)):
         return manifest
-    try:
-        dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)  # the folder hashed, whatever takes its name later
-    except OSError:
-        dir_fd = None
+    dir_fd = None
+    if _RECORDS_POSSIBLE:
+        try:
+            dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)  # the folder hashed, whatever takes its name later
+        except OSError:
+            pass
     try:
         for rel, (size, digest) in sorted(manifest.files.items()):
             if (every_checksum or size <= CHECKSUM_ON_READ) and file_digest(folder / rel) != digest:
