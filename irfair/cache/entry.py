@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -35,6 +33,7 @@ from filelock import FileLock, Timeout
 
 from ..atomic import naming_target, safe_filename
 from ..errors import one_line
+from .build_folders import BUILD_MARK, BUILD_PREFIX, is_build_folder, new_build_folder, remove_path  # noqa: F401
 from .manifest import (
     FORMAT_VERSION,
     MANIFEST,
@@ -48,44 +47,11 @@ from .manifest import (
     validate_folder,
 )
 
-BUILD_PREFIX = ".build-"
 OLD_PREFIX = ".old-"
 LOCK_SUFFIX = ".lock"
 KEPT_MARK = ".kept-"
-BUILD_MARK = ".irfair-build.json"  # inside a build folder: {"build_folder": <its own name>}
 
 T = TypeVar("T")
-
-
-def remove_path(path: Path) -> None:
-    """Remove a file or a folder tree (missing is fine)."""
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path, ignore_errors=True)
-    else:
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-
-
-def new_build_folder(parent: Path, name: str) -> Path:
-    """A new private folder ``<parent>/.build-<name>-<random>`` carrying the mark that proves irfair made it."""
-    folder = Path(tempfile.mkdtemp(prefix=f"{BUILD_PREFIX}{name}-", dir=parent))
-    (folder / BUILD_MARK).write_text(json.dumps({"build_folder": folder.name}) + "\n", encoding="utf-8")
-    return folder
-
-
-def is_build_folder(path: Path) -> bool:
-    """Whether ``path`` is a build folder irfair made: a real folder holding :data:`BUILD_MARK` (a plain file)
-    that names this very folder. A name like ``.build-<name>-...`` alone proves nothing."""
-    try:
-        mark = path / BUILD_MARK
-        if path.is_symlink() or not path.is_dir() or mark.is_symlink() or not mark.is_file() or mark.stat().st_size > 4096:
-            return False
-        data = json.loads(mark.read_text(encoding="utf-8"))
-        return isinstance(data, dict) and data.get("build_folder") == path.name
-    except (OSError, ValueError, UnicodeDecodeError):
-        return False
 
 
 def _proving_manifest(folder: Path, entry_name: str) -> Manifest | None:

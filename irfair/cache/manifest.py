@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import file_digest  # noqa: F401  (the cache's files are digested as an output folder's)
+from .build_folders import new_build_folder, remove_path
 
 FORMAT_VERSION = 2
 MANIFEST = "MANIFEST.json"
@@ -141,8 +142,6 @@ def _record_verified(folder: Path, dir_fd: int, manifest: Manifest, stamp: tuple
     entry took ``folder``'s place meanwhile), when its files still stand as ``stamp`` says: written in a build folder
     beside it and renamed into place (never a file cut short, never through a link); a :data:`VERIFIED` irfair
     cannot prove its own is left as it is. Best effort: a read-only or full cache keeps hashing."""
-    from .entry import new_build_folder, remove_path  # entry imports this module
-
     try:
         if _stamp(folder, manifest, dir_fd) != stamp:
             return  # a file changed while it was hashed
