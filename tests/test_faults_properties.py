@@ -292,7 +292,7 @@ def _topics_as_printed(per_query: str, data: bytes) -> dict[str, Topic]:
 
 
 @contextmanager
-def _no_drawings(result, y_range, png=True, jobs=None):
+def _no_drawings(result, y_range, png=True, jobs=None, cache_dir=None):
     yield {name: (lambda: (b"", "<svg></svg>")) for name in result.systems}
 
 

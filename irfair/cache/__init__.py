@@ -30,6 +30,7 @@ KINDS = {
     "debiased": "hard- and strong-debiased embeddings",
     "neural": "inputs of the neural rankers (DRMM's histograms, MatchPyramid's word ids)",
     "runs": "run files parsed into columns, by the SHA-256 of their bytes",
+    "figures": "an audit's scatter plots, by the values they show and the code that draws them",
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",

@@ -130,12 +130,13 @@ def _report(args: argparse.Namespace, result, conditions, embedding: str | None)
     from pathlib import Path
 
     from ..audit.provenance import relative_command_line
+    from ..cache import writable_cache_dir
     from ..presentation.report import render, save_audit
 
     failures = result.check(conditions, allow_undecided=args.allow_undecided)
     result.provenance["command_line"] = relative_command_line(getattr(args, "command_line", None))
     out = None if not args.out else args.out if embedding is None else str(Path(args.out) / Path(embedding).name)
-    paths = save_audit(result, out, plots=not args.no_plots) if out else []
+    paths = save_audit(result, out, plots=not args.no_plots, cache_dir=writable_cache_dir(options.cache_dir(args))) if out else []
     if embedding is not None and args.format != "json":
         print(EMBEDDING_HEADER[args.format].format(embedding))
     for failure in failures:  # the answer to --fail-on comes first, within 100 columns

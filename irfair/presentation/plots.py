@@ -10,6 +10,7 @@ import multiprocessing
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -55,40 +56,89 @@ def shared_y_range(result: AuditResult, margin: float = 0.05) -> tuple[float, fl
 RASTERIZED_ABOVE = 2000  # queries in a scatter plot above which its points are an image in the SVG
 
 
+@dataclass(frozen=True)
+class ScatterData:
+    """Everything one system's scatter plot shows, and nothing else (the figure cache keys a drawing by it): the
+    used queries' g(q) (``x``) and g_q(L) (``y``), the system's fitted line, the perfect run's (None for the perfect
+    run itself, or when not finite), the title's embeddings and query count, the shared y range."""
+
+    system: str
+    embeddings: str
+    n_queries: int
+    x: np.ndarray
+    y: np.ndarray
+    slope: float
+    intercept: float
+    perfect_line: tuple[float, float] | None
+    y_range: tuple[float, float] | None
+
+    def digest(self) -> str:
+        """SHA-256 (hex) of every value drawn: equal digests, equal figures (with :func:`drawing_code`)."""
+        import hashlib
+        import json
+
+        scalars = json.dumps([self.system, self.embeddings, self.n_queries, repr(self.slope), repr(self.intercept),
+                              None if self.perfect_line is None else [repr(v) for v in self.perfect_line],
+                              None if self.y_range is None else [repr(v) for v in self.y_range]])
+        digest = hashlib.sha256(scalars.encode())
+        for values in (self.x, self.y):
+            digest.update(str(len(values)).encode() + b":" + np.ascontiguousarray(values, dtype=np.float64).tobytes())
+        return digest.hexdigest()
+
+
+def scatter_data(result: AuditResult, system: str, y_range: tuple[float, float] | None = None) -> ScatterData:
+    """What :func:`scatter_figure` draws of ``system``."""
+    gsr = result.systems[system].gsr
+    frame = gsr.per_query[gsr.per_query["used"]]
+    perfect = result.perfect.gsr
+    perfect_line = (perfect.intercept, perfect.slope) if system != PERFECT and math.isfinite(perfect.slope) else None
+    return ScatterData(system, result.embeddings, gsr.n_queries, frame["query_genderedness"].to_numpy(dtype=np.float64),
+                       frame["list_genderedness"].to_numpy(dtype=np.float64), gsr.slope, gsr.intercept, perfect_line,
+                       None if y_range is None else (float(y_range[0]), float(y_range[1])))
+
+
 def draw_scatter(ax, result: AuditResult, system: str, point_size: float = 14, legend: bool = True,
                  y_range: tuple[float, float] | None = None) -> None:
     """One system's queries, its OLS line and (dashed) the perfect run's line on ``ax`` (``y_range``: fixed limits)."""
-    audit = result.systems[system]
-    frame = audit.gsr.per_query[audit.gsr.per_query["used"]]
-    x = frame["query_genderedness"].to_numpy(dtype=np.float64)
+    draw_scatter_data(ax, scatter_data(result, system, y_range), point_size, legend)
+
+
+def draw_scatter_data(ax, data: ScatterData, point_size: float = 14, legend: bool = True) -> None:
+    """:func:`draw_scatter` from the values drawn."""
+    x = data.x
     # thousands of points (MS MARCO's 6,980 queries) drawn as one image inside the SVG: 1 MB of vector points each
-    ax.scatter(x, frame["list_genderedness"], s=point_size, alpha=0.7, label="queries", rasterized=len(x) > RASTERIZED_ABOVE)
+    ax.scatter(x, data.y, s=point_size, alpha=0.7, label="queries", rasterized=len(x) > RASTERIZED_ABOVE)
     if len(x) >= 2 and np.ptp(x) > 0:
         grid = np.linspace(x.min(), x.max(), 50)
-        g = audit.gsr
-        if math.isfinite(g.slope):
-            ax.plot(grid, g.intercept + g.slope * grid, color="C3", label=f"{system}: GSR = {fixed(g.slope, 3, sign=True)}")
-        p = result.perfect.gsr
-        if system != PERFECT and math.isfinite(p.slope):
-            ax.plot(grid, p.intercept + p.slope * grid, "k--", lw=1, label=f"perfect: GSR = {fixed(p.slope, 3, sign=True)}")
+        if math.isfinite(data.slope):
+            ax.plot(grid, data.intercept + data.slope * grid, color="C3",
+                    label=f"{data.system}: GSR = {fixed(data.slope, 3, sign=True)}")
+        if data.perfect_line is not None:
+            intercept, slope = data.perfect_line
+            ax.plot(grid, intercept + slope * grid, "k--", lw=1, label=f"perfect: GSR = {fixed(slope, 3, sign=True)}")
     ax.axhline(0, color="grey", lw=0.5)
     ax.axvline(0, color="grey", lw=0.5)
     ax.xaxis.set_major_locator(ticker().MaxNLocator(5))
     ax.yaxis.set_major_locator(ticker().MaxNLocator(6))
-    if y_range is not None:
-        ax.set_ylim(*y_range)
+    if data.y_range is not None:
+        ax.set_ylim(*data.y_range)
     if legend:
         ax.legend(fontsize=8, loc="best")
 
 
 def scatter_figure(result: AuditResult, system: str, y_range: tuple[float, float] | None = None):
     """The figure of one system's scatter plot."""
+    return scatter_data_figure(scatter_data(result, system, y_range))
+
+
+def scatter_data_figure(data: ScatterData):
+    """:func:`scatter_figure` from the values drawn."""
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(5.5, 4.2))
-    draw_scatter(ax, result, system, y_range=y_range)
+    draw_scatter_data(ax, data)
     ax.set_xlabel(X_LABEL)
     ax.set_ylabel(Y_LABEL)
-    ax.set_title(f"{system} ({result.embeddings}, {result.systems[system].gsr.n_queries} queries)", fontsize=10)
+    ax.set_title(f"{data.system} ({data.embeddings}, {data.n_queries} queries)", fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -161,9 +211,9 @@ def drawn_by_workers(drawings: dict[str, Callable[[], T]], jobs: int | None = No
         _jobs = {}
 
 
-def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str, png: bool) -> tuple[bytes | None, str]:
+def _drawn(data: ScatterData, png: bool) -> tuple[bytes | None, str]:
     """``(PNG bytes or None, inline SVG)`` of one system's scatter plot, laid out once for both."""
-    fig = scatter_figure(result, system, y_range)
+    fig = scatter_data_figure(data)
     image = None
     if png:
         buffer = io.BytesIO()
@@ -172,11 +222,28 @@ def _drawn(result: AuditResult, y_range: tuple[float, float] | None, system: str
     return image, figure_svg(fig)
 
 
+@contextmanager
 def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, png: bool = True,
-                     jobs: int | None = None):
+                     jobs: int | None = None, cache_dir: Path | None = None):
     """Every system's scatter plot, ``{system: get}`` where ``get()`` gives ``(PNG bytes or None, inline SVG)``, as
-    :func:`drawn_by_workers` draws them (a context manager)."""
-    return drawn_by_workers({name: functools.partial(_drawn, result, y_range, name, png) for name in result.systems}, jobs)
+    :func:`drawn_by_workers` draws them (a context manager). With ``cache_dir``, a plot of the same values drawn by
+    the same code before is read from the cache, and one drawn now is kept there (:mod:`.figure_cache`)."""
+    data = {name: scatter_data(result, name, y_range) for name in result.systems}
+    if cache_dir is None:
+        with drawn_by_workers({name: functools.partial(_drawn, d, png) for name, d in data.items()}, jobs) as drawn:
+            yield drawn
+        return
+    from .figure_cache import cached_drawing, load_drawing, scatter_entry, write_drawing
+
+    entries = {name: scatter_entry(cache_dir, d, png) for name, d in data.items()}
+    found = {name: cached_drawing(entry) for name, entry in entries.items()}
+    missing = {name: functools.partial(_drawn, data[name], png) for name, drawing in found.items() if drawing is None}
+    with drawn_by_workers(missing, jobs) as drawn:
+        def kept(name: str):
+            return entries[name].obtain(load_drawing, lambda staging: write_drawing(staging, drawn[name]()))
+
+        yield {name: (functools.partial(lambda drawing: drawing, found[name]) if found[name] is not None
+                      else functools.cache(functools.partial(kept, name))) for name in data}
 
 
 def _rendered(make: Callable, formats: tuple[str, ...]) -> dict[str, bytes]:

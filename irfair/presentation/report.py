@@ -63,10 +63,12 @@ def render(result: AuditResult, form: str = "table", wide: bool = False, latex_l
     return format_text(result, wide) + "\n"
 
 
-def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, html: bool = True) -> list[Path]:
+def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, html: bool = True,
+               cache_dir: Path | None = None) -> list[Path]:
     """Write ``audit.json``, ``per_query.csv``, ``comparisons.csv``, ``table.txt`` (the wide text), ``table.tsv``
     (``table()``), ``agreement.csv``, one ``scatter_<system>.png`` per system and ``report.html``,
-    all-or-nothing, never inside the cache folder's entries. Returns the paths written."""
+    all-or-nothing, never inside the cache folder's entries. ``cache_dir``: a folder where the scatter plots are
+    kept by what they show (:mod:`.figure_cache`; None: drawn each time). Returns the paths written."""
     refuse_inside_cache(out_dir, "output folder")
     plots = plots and result.gsr_measured  # the scatter plots are GSR's: none without a corpus
     writers = {
@@ -82,7 +84,7 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
         return write_outputs(out_dir, writers)
     # each scatter plot is laid out once, for its PNG and for report.html, by worker processes while the files
     # above are written
-    with scatter_drawings(result, shared_y_range(result), png=plots) as drawn:
+    with scatter_drawings(result, shared_y_range(result), png=plots, cache_dir=cache_dir) as drawn:
         if plots:
             for name, stem in unique_filenames(result.systems, "scatter plot files").items():
                 writers[f"scatter_{stem}.png"] = lambda p, name=name: p.write_bytes(drawn[name]()[0])
