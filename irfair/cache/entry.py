@@ -40,9 +40,9 @@ from .manifest import (
     VERIFIED,
     EntryDamaged,
     Manifest,
+    begins_as_record,
     file_digest,
     key_digest,
-    record_prefix,
     relative_files,
     validate_folder,
 )
@@ -52,6 +52,7 @@ LOCK_SUFFIX = ".lock"
 KEPT_MARK = ".kept-"
 
 T = TypeVar("T")
+_MISSING = object()  # what CacheEntry.published gives obtain when there is no valid entry
 
 
 def _proving_manifest(folder: Path, entry_name: str) -> Manifest | None:
@@ -102,13 +103,12 @@ def _proven_files(folder: Path, entry_name: str, published: Path | None = None) 
 
 def _names_content(path: Path, content_id: str) -> bool:
     """Whether ``path`` is a regular file (no link) that begins as irfair's :data:`VERIFIED` record of this content
-    does (:func:`record_prefix`)."""
-    start = record_prefix(content_id)
+    does (:func:`begins_as_record`)."""
     try:
         if path.is_symlink() or not path.is_file():
             return False
         with open(path, "rb") as handle:
-            return handle.read(len(start)) == start
+            return begins_as_record(handle, content_id)
     except OSError:
         return False
 
@@ -264,16 +264,24 @@ class CacheEntry:
             report(f"the replaced cache entry {self.folder} held files irfair did not write{kept_note(kept)}")
         return manifest
 
-    def obtain(self, load: Callable[[Path, Manifest], T], build: Callable[[Path], Mapping[str, int]]) -> T:
-        """The entry's content: ``load(folder, manifest)`` of the published entry when it is valid, else
-        ``build(staging folder) -> counts`` under the lock, published, then loaded."""
+    def published(self, load: Callable[[Path, Manifest], T], missing=None):
+        """``load(folder, manifest)`` of the published entry when it is valid; ``missing`` when there is none or it
+        is damaged (without the lock: another process may be replacing it at this moment)."""
         try:
             manifest = self.manifest()
             if manifest is not None:
                 return load_checked(load, self.folder, manifest)
         except EntryDamaged:
-            pass  # looked at again under the lock: another process may be replacing it at this moment
-        with self.locked():
+            pass
+        return missing
+
+    def obtain(self, load: Callable[[Path, Manifest], T], build: Callable[[Path], Mapping[str, int]]) -> T:
+        """The entry's content: ``load(folder, manifest)`` of the published entry when it is valid, else
+        ``build(staging folder) -> counts`` under the lock, published, then loaded."""
+        found = self.published(load, _MISSING)
+        if found is not _MISSING:
+            return found
+        with self.locked():  # a damaged entry is looked at again here, and replaced
             try:
                 manifest = self.manifest()
                 if manifest is not None:

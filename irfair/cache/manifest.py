@@ -4,6 +4,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
+import stat as stat_module
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -165,14 +167,19 @@ def _record_verified(folder: Path, dir_fd: int, manifest: Manifest, stamp: tuple
 def _is_irfairs_record(dir_fd: int, st: os.stat_result) -> bool:
     """Whether the :data:`VERIFIED` of the folder open as ``dir_fd`` (``st``: its lstat) is a regular file that
     begins as irfair's records do (of any content id)."""
-    import re
-    import stat as stat_module
-
     if not stat_module.S_ISREG(st.st_mode) or st.st_size > 2**20:
         return False
     fd = os.open(VERIFIED, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=dir_fd)
     with os.fdopen(fd, "rb") as handle:
-        start = handle.read(len(record_prefix("0" * 16)))
+        return begins_as_record(handle)
+
+
+def begins_as_record(handle, content_id: str | None = None) -> bool:
+    """Whether the open binary file ``handle`` begins as irfair's :data:`VERIFIED` record of ``content_id`` (None:
+    of any content id) does, :func:`record_prefix`; read from where it stands."""
+    start = handle.read(len(record_prefix("0" * 16)))
+    if content_id is not None:
+        return start == record_prefix(content_id)
     return re.fullmatch(rb'\{"content_id": "[0-9a-f]{16}"', start) is not None
 
 
@@ -208,7 +215,10 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
             raise EntryDamaged(f"{rel} has {actual} bytes, its manifest says {size}")
     started = time.time_ns()
     stamp = _stamp(folder, manifest)
-    if not every_checksum and (_validated.get(stamp) == manifest.content_id or _trusted(folder, manifest, stamp, started)):
+    if not every_checksum and _validated.get(stamp) == manifest.content_id:
+        return manifest
+    recorded = _trusted(folder, manifest, stamp, started)
+    if not every_checksum and recorded:
         return manifest
     dir_fd = None
     if _RECORDS_POSSIBLE:
@@ -224,7 +234,7 @@ def validate_folder(folder: Path, kind: str | None = None, key: Mapping | None =
         # older than the file system's time resolution when the stamp was taken: a rewrite since would show
         if started - newest > 2 * 10**9:
             _validated[stamp] = manifest.content_id
-            if dir_fd is not None and not _trusted(folder, manifest, stamp, started):
+            if dir_fd is not None and not recorded:
                 _record_verified(folder, dir_fd, manifest, stamp, started)
     finally:
         if dir_fd is not None:

@@ -10,8 +10,7 @@ import functools
 import hashlib
 from pathlib import Path
 
-from ..cache import CacheEntry, EntryDamaged
-from ..cache.entry import load_checked
+from ..cache import CacheEntry
 
 FIGURE_FORMAT = 1  # what an entry holds: figure.svg, and figure.png when asked for
 
@@ -59,8 +58,4 @@ def write_drawing(staging: Path, drawn: tuple[bytes | None, str]) -> dict[str, i
 
 def cached_drawing(entry: CacheEntry) -> tuple[bytes | None, str] | None:
     """The entry's drawing when it is published and whole; None otherwise (a damaged one is replaced when drawn)."""
-    try:
-        manifest = entry.manifest()
-        return None if manifest is None else load_checked(load_drawing, entry.folder, manifest)
-    except EntryDamaged:
-        return None
+    return entry.published(load_drawing)

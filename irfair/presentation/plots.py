@@ -242,7 +242,7 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
         def kept(name: str):
             return entries[name].obtain(load_drawing, lambda staging: write_drawing(staging, drawn[name]()))
 
-        yield {name: (functools.partial(lambda drawing: drawing, found[name]) if found[name] is not None
+        yield {name: ((lambda drawing=found[name]: drawing) if found[name] is not None
                       else functools.cache(functools.partial(kept, name))) for name in data}
 
 
