@@ -30,6 +30,7 @@ from ..gender.genderedness import GenderednessModel, rank_weights
 from ..measures.effectiveness import DEFAULT_MEASURES, check_options, evaluate, measure_labels
 from ..measures.gsr import GSRResult, fit_gsr
 from ..measures.ranking_bias import DEFAULT_BIAS_MEASURES
+from ..measures.trec_judged import QrelsIndex
 from ..settings import check_environment
 from ..trec import Run, as_qrels, as_runs, as_topics, check_run_queries
 from .assembly import assemble
@@ -193,9 +194,12 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
     def gsr_of(name: str, lists: Mapping[str, np.ndarray], weights_of) -> GSRResult:
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)
 
+    qrels_index = functools.cache(lambda: QrelsIndex(inputs.qrels))  # built once, for the runs held as columns
+
     def evaluation(run: Run):
         return evaluate(run, inputs.qrels, config.measures, inputs.qids, complete=config.complete,
-                        relevance_level=config.relevance_level)
+                        relevance_level=config.relevance_level,
+                        qrels_index=qrels_index() if run.columns is not None else None)
 
     perfect_gsr = gsr_of(PERFECT, documents.perfect_rows, lambda qid, n: perfect.weights[qid])
     if perfect_gsr.n_queries == 0:

@@ -42,7 +42,7 @@ import numpy as np
 from ..errors import IrfairInputError
 from ..trec import Qrels, Run, natural_qid_key
 from . import trec_eval_measures as te
-from .trec_judged import Judged
+from .trec_judged import Judged, QrelsIndex
 from .trec_kernels import KERNELS, geometric_mean, relstring
 
 if TYPE_CHECKING:
@@ -200,9 +200,11 @@ def check_options(relevance_level, max_depth) -> None:
 
 
 def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_MEASURES, qids: Iterable[str] | None = None,
-             complete: bool = False, *, relevance_level: int = 1, max_depth: int | None = None) -> EvaluationResult:
+             complete: bool = False, *, relevance_level: int = 1, max_depth: int | None = None,
+             qrels_index: QrelsIndex | None = None) -> EvaluationResult:
     """Evaluate ``run`` against ``qrels`` over the queries trec_eval would count (module docstring; ``complete``
-    = ``-c``, ``relevance_level`` = ``-l``, ``max_depth`` = ``-M``).
+    = ``-c``, ``relevance_level`` = ``-l``, ``max_depth`` = ``-M``; ``qrels_index``: the :class:`QrelsIndex` of these
+    ``qrels``, when one is built for several runs).
 
     ``n_missing`` counts the queries of the qrels (within ``qids``) that the run lacks: left out by default,
     evaluated as trec_eval -c evaluates them with ``complete``.
@@ -226,9 +228,12 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
             return Judged(docs, judged, queries, level)
     else:
         spans = [_MISSING_QUERY_DOCS if qid not in retrieved else _span(columns.bounds[qid], max_depth) for qid in queries]
+        indexed = [qrels_index] if qrels_index is not None else []
 
         def judged_at(level: int) -> Judged:
-            return Judged.from_columns(columns.doc_array, spans, judged, queries, level)
+            if not indexed:
+                indexed.append(QrelsIndex(judged))  # once for every level this run is evaluated at
+            return Judged.from_columns(columns.doc_array, spans, judged, queries, level, indexed[0])
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
     values, strings = _own_values(own, judged_at, queries, relevance_level, missing) if queries else ({}, {})

@@ -25,6 +25,32 @@ UNJUDGED = -2
 _ABSENT = np.iinfo(np.int64).min
 
 
+class QrelsIndex:
+    """The judgements ``qrels`` ({qid: {doc: grade}}) as :meth:`Judged.from_columns` looks rows up in them, built once
+    and shared by every run an audit evaluates (Robust04's 311 k judgements: 18 runs each rebuilt them, 1.2 s of a
+    warm audit): ``doc_ids``, every judged document once (Arrow strings; a document's code is its position),
+    ``position`` of each query, and the sorted keys ``position × width + code`` (``keys``, int64) with their ``grades``.
+    The qrels must not change while the index is used."""
+
+    def __init__(self, qrels: Mapping[str, Mapping[str, int]]) -> None:
+        import pyarrow as pa
+
+        from ..trec.columns import string_array
+
+        self.position = {qid: i for i, qid in enumerate(qrels)}
+        code_of: dict[str, int] = {}
+        codes = np.array([code_of.setdefault(doc, len(code_of)) for judgements in qrels.values() for doc in judgements],
+                         dtype=np.int64)
+        grades = [grade for judgements in qrels.values() for grade in judgements.values()]
+        self.width = max(1, len(code_of))
+        counts = np.fromiter((len(judgements) for judgements in qrels.values()), dtype=np.int64, count=len(qrels))
+        flat_keys = np.repeat(np.arange(len(qrels), dtype=np.int64), counts) * self.width + codes
+        order = np.argsort(flat_keys, kind="stable")
+        self.keys = flat_keys[order]
+        self.grades = np.asarray(grades, dtype=np.int64)[order]
+        self.doc_ids = string_array(list(code_of)).cast(pa.string())
+
+
 class Judged:
     """The rankings of ``queries`` (``docs[qid]``: document ids in trec_eval's order; every query must have one)
     with the qrels' values at relevance ``level`` (an integer >= 0)."""
@@ -43,43 +69,36 @@ class Judged:
 
     @classmethod
     def from_columns(cls, doc_array, spans: Sequence[tuple[int, int] | Sequence[str]], qrels: Mapping[str, Mapping[str, int]],
-                     queries: Sequence[str], level: int = 1) -> Judged:
+                     queries: Sequence[str], level: int = 1, index: QrelsIndex | None = None) -> Judged:
         """As ``Judged(docs, qrels, queries, level)`` for a run held as columns: ``spans[i]`` is query i's rows
         ``(start, end)`` of ``doc_array`` (pyarrow strings, each query's documents in trec_eval's order), or its own
         list of ids (a query the run lacks, under ``-c``). Every row is looked up among the qrels' documents by Arrow
         at once, and matched to its query's judgements by a sorted search, instead of one dict look-up per row
-        (MS MARCO's 70 M run lines: 9 s of a warm audit)."""
-        import pyarrow as pa
+        (MS MARCO's 70 M run lines: 9 s of a warm audit); ``index``: :class:`QrelsIndex` of these ``qrels``, built
+        once for every run of an audit (else built here)."""
         import pyarrow.compute as pc
 
-        from ..trec.columns import numbers, string_array
+        from ..trec.columns import numbers
 
+        index = QrelsIndex(qrels) if index is None else index
         self = cls.__new__(cls)
         self.queries, self.level, self._qrels = list(queries), int(level), qrels
         ranged = np.array([isinstance(span, tuple) for span in spans], dtype=bool)
         self.lengths = np.array([span[1] - span[0] if isinstance(span, tuple) else len(span) for span in spans], dtype=np.int64)
         firsts = np.array([span[0] if isinstance(span, tuple) else 0 for span in spans], dtype=np.int64)
-        code_of: dict[str, int] = {}
-        keys, grades_of = [], []
-        for i, qid in enumerate(self.queries):
-            for doc, grade in qrels[qid].items():
-                keys.append((i, code_of.setdefault(doc, len(code_of))))
-                grades_of.append(grade)
-        width = max(1, len(code_of))
-        judged_keys = np.array([i * width + code for i, code in keys], dtype=np.int64)
-        order = np.argsort(judged_keys, kind="stable")
-        judged_keys, judged_grades = judged_keys[order], np.asarray(grades_of, dtype=np.int64)[order]
+        judged_keys, judged_grades, width = index.keys, index.grades, index.width
+        positions = np.array([index.position[qid] for qid in self.queries], dtype=np.int64)
         total = int(self.lengths.sum())
         offsets = np.cumsum(self.lengths) - self.lengths
         query_of = np.repeat(np.arange(len(self.queries)), self.lengths)
         in_columns = np.repeat(ranged, self.lengths)
         rows = (np.repeat(firsts - offsets, self.lengths) + np.arange(total))[in_columns]
-        found = pc.index_in(doc_array, value_set=string_array(list(code_of)).cast(pa.string()))
+        found = pc.index_in(doc_array, value_set=index.doc_ids)
         codes = np.full(total, -1, dtype=np.int64)
         codes[in_columns] = numbers(found, fill=-1).astype(np.int64)[rows]
         grades = np.full(total, _ABSENT, dtype=np.int64)
         listed = np.flatnonzero(codes >= 0)
-        wanted = query_of[listed] * width + codes[listed]
+        wanted = positions[query_of[listed]] * width + codes[listed]
         at = np.minimum(np.searchsorted(judged_keys, wanted), max(0, len(judged_keys) - 1))
         match = (judged_keys[at] == wanted) if len(judged_keys) else np.zeros(len(wanted), dtype=bool)
         grades[listed[match]] = judged_grades[at[match]]
