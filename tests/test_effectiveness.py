@@ -246,7 +246,8 @@ def test_a_run_in_columns_is_joined_with_the_qrels_as_its_lists_are(tmp_path):
     """Judged.from_columns (Arrow look-up, sorted search) gives the values Judged gives from lists, row for row: grades
     2, 1, 0, the pool's -1 (UNJUDGED -2), unlisted (NONPOOL -1), a document judged for another query only, a query cut
     at depth 2, and trec_eval's stand-in for a query the run lacks (-c)."""
-    from irfair.measures.trec_judged import NONPOOL, UNJUDGED, Judged
+    from irfair.measures.effectiveness import evaluate
+    from irfair.measures.trec_judged import NONPOOL, UNJUDGED, Judged, QrelsIndex
     from irfair.trec import read_run
 
     path = tmp_path / "r.run"
@@ -260,3 +261,8 @@ def test_a_run_in_columns_is_joined_with_the_qrels_as_its_lists_are(tmp_path):
     assert columns.rel.tolist() == lists.rel.tolist() == [2, UNJUDGED, 0, NONPOOL, NONPOOL, 0, NONPOOL]
     assert columns.lengths.tolist() == lists.lengths.tolist() == [4, 2, 1]
     assert columns.num_rel.tolist() == lists.num_rel.tolist() == [2, 1, 1]  # query 1: a (2) and y (1, not retrieved)
+    # one index of the qrels shared by every run of an audit: built over more queries, in another order, it joins alike
+    shared = QrelsIndex({"9": {"b": 3, "x": 2}, "3": qrels["3"], "2": qrels["2"], "1": qrels["1"]})
+    again = Judged.from_columns(run.columns.doc_array, spans, qrels, queries, level=1, index=shared)
+    assert again.rel.tolist() == columns.rel.tolist()
+    assert evaluate(run, qrels, ["MAP", "P@2"], qrels_index=shared).means == evaluate(run, qrels, ["MAP", "P@2"]).means
