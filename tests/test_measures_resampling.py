@@ -251,6 +251,34 @@ def test_a_pair_interval_excludes_zero_exactly_when_its_random_flips_reject():
     assert 5 < np.sum(found.p <= 0.05) < 35  # both kinds of row are checked
 
 
+def test_the_first_rounds_counts_read_from_the_interval_are_the_tests_own():
+    """The interval's products give the first round of the decision (PairedTests.first_counts): for Monte-Carlo rows
+    (30 queries, 2,000 flips) they are the counts an independent sign-flip count gives on the same flips, -1 for the
+    enumerated rows (8 queries), and decide() gives the same p and decisions with them as without."""
+    from irfair.measures.resampling import decide
+
+    rng = np.random.default_rng(8)
+    a = rng.normal(0.0, 1.0, size=(12, 30))
+    b = a - rng.normal(np.linspace(-0.6, 0.6, 12)[:, None], 1.0, size=(12, 30))
+    b[6:, 8:] = np.nan  # rows 6-11: 8 shared queries, 2^8 patterns enumerated
+    x = np.linspace(-1.0, 1.0, 30)
+    flips = sign_flips(30, 2_000, 5)
+    for found in (paired_mean_tests(a, b, n_bootstrap=1, n_permutations=2_000, seed=5, p_values=False),
+                  paired_slope_tests(x, a, b, n_bootstrap=1, n_permutations=2_000, seed=5, p_values=False)):
+        terms = found.terms
+        independent = np.sum(np.abs(flips @ terms[:6].T) >= np.abs(terms[:6].sum(axis=1)) - 1e-9 * np.abs(terms[:6]).sum(axis=1),
+                             axis=0)
+        assert found.first_counts[:6].tolist() == independent.tolist()
+        assert (found.first_counts[6:] == -1).all()
+        with_counts = decide(terms, found.usable, 2_000, 5, "holm", 0.05, found.first_counts)
+        without = decide(terms, found.usable, 2_000, 5, "holm", 0.05)
+        assert with_counts.p.tolist() == without.p.tolist()
+        assert with_counts.decision.tolist() == without.decision.tolist()
+        assert with_counts.exact.tolist() == [False] * 6 + [True] * 6
+        told = decide(terms, found.usable, 2_000, 5, "none", 0.05, np.where(found.first_counts >= 0, 0, -1))
+        assert told.p[:6].tolist() == [1 / 2_001] * 6  # the counts given are the ones used
+
+
 def test_one_systems_gsr_interval_inverts_the_wild_bootstrap_of_its_restricted_residuals():
     """A heteroscedastic slope on 10 queries, 2^10 patterns within 5,000 flips: exact, the residuals multiplied by
     √(10/9) (HC1: the restricted fit estimated the intercept); with 3 queries no δ can be excluded at 95% (2 of 8

@@ -159,7 +159,8 @@ def pairwise(values: QueryValues, systems, inference: Inference) -> pd.DataFrame
         for i, measure in enumerate(others):
             part = slice(i * k, (i + 1) * k)
             tests[measure] = PairedTests(*(getattr(stacked, f)[part] for f in ("delta", "ci_low", "ci_high", "p", "n_queries",
-                                                                                  "terms", "usable")))
+                                                                                  "terms", "usable")),
+                                         first_counts=stacked.first_counts[part])
     frames = []
     for measure in values.values:
         test = tests[measure]
@@ -192,7 +193,8 @@ def decide_family(test: PairedTests, inference: Inference) -> Decisions:
     """The decisions of one family of tests (:func:`irfair.measures.resampling.decide`) at the audit's settings;
     a row with an undefined delta is not compared."""
     usable = test.usable & np.isfinite(test.delta)
-    return decide(test.terms, usable, inference.n_permutations, inference.seed, inference.correction, inference.alpha)
+    return decide(test.terms, usable, inference.n_permutations, inference.seed, inference.correction, inference.alpha,
+                  test.first_counts)
 
 
 def comparison_records(frame: pd.DataFrame) -> list[dict]:

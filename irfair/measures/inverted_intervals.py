@@ -85,7 +85,7 @@ def _offsets(a: np.ndarray, c: np.ndarray, k: float) -> tuple[np.ndarray, np.nda
 
 def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray, flips: np.ndarray,
                        exact_up_to: int, level: float = 0.95, tie: float = 1e-9,
-                       inflation: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+                       inflation: float = 1.0, counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The two-sided ``level`` interval of each row's statistic by inverting its sign-flip test (module docstring).
 
     ``inflation``: the flipped residuals r_q(δ) are multiplied by it (T*(δ) = inflation · (A − δ C)): √(n/(n − 1))
@@ -100,7 +100,12 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
     the same queries (a mean's 1s, a slope's (g(q) − ḡ)² over those queries); ``present`` (k, n, bool): the queries
     of each row; ``flips`` (B, n): the random ±1 flips of the test (its first round); rows whose 2^n_row patterns
     number at most ``exact_up_to`` are inverted over all of them instead. Returns ``(low, high)`` of shape (k,); NaN
-    where a row has no query, no load, or the interval is unbounded."""
+    where a row has no query, no load, or the interval is unbounded.
+
+    ``counts`` (k,), int64, when given: for each row inverted on the random ``flips`` (with ``inflation`` 1), the
+    test's own count at δ = 0, #{|T*| ≥ |T| − ``tie`` · Σ |terms|}, read from the products the interval needs anyway
+    (the first round of :func:`~irfair.measures.resampling.decide`, which would compute them again); other rows are
+    left as they are."""
     terms, load = np.atleast_2d(terms), np.atleast_2d(load)
     present = np.atleast_2d(present)
     low, high = np.full(len(terms), np.nan), np.full(len(terms), np.nan)
@@ -112,6 +117,10 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
     for rows, block in _blocks(terms, load, present, valid, flips, exact_up_to):
         c, a = _flipped_sums(block.patterns, load[rows[0]][block.columns], terms[rows][:, block.columns])
         c += block.extra  # (F,): the same for rows with the same queries; a (m, F): one row per comparison
+        if counts is not None and block.weights is None and inflation == 1.0:  # T*(0) = A: the test's first round
+            observed = terms[rows].sum(axis=1)
+            threshold = np.abs(observed) - tie * np.abs(terms[rows]).sum(axis=1)
+            counts[rows] = (np.abs(a) >= threshold[:, None]).sum(axis=1)
         a -= estimate[rows][:, None] * c[None, :]  # A − e C: T*(δ) = (A − e C) − (δ − e) C
         below, above = _offsets(a, c, float(scale[rows[0]]) / inflation)
         ends = _ends(below, above, block.weights, alpha)

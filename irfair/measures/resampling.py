@@ -76,6 +76,7 @@ class PairedTests:
     usable: np.ndarray | None = None  # (k,): the rows that can be compared
     wide_low: np.ndarray | None = None  # (k,): the CI at ``simultaneous`` level (slope tests), else None
     wide_high: np.ndarray | None = None
+    first_counts: np.ndarray | None = None  # (k,): the first round's counts where the CI computed them, else -1
 
 
 def paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -101,24 +102,29 @@ def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permu
     terms = np.where(present, differences, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         delta = terms.sum(axis=1) / counts
-    low, high = inverted_cis(terms, present.astype(np.float64), present, n_bootstrap, n_permutations, seed, level)
+    first = np.full(len(terms), -1, dtype=np.int64)
+    low, high = inverted_cis(terms, present.astype(np.float64), present, n_bootstrap, n_permutations, seed, level,
+                             counts=first)
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[counts == 0] = np.nan
-    return PairedTests(delta, low, high, p, counts, terms, counts > 0)
+    return PairedTests(delta, low, high, p, counts, terms, counts > 0, first_counts=first)
 
 
 def inverted_cis(terms: np.ndarray, load: np.ndarray, present: np.ndarray, n_bootstrap: int, n_permutations: int,
-                   seed: int, level: float, inflation: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+                   seed: int, level: float, inflation: float = 1.0,
+                   counts: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """The intervals of :func:`~irfair.measures.inverted_intervals.inverted_intervals` on the test's own flips (the
     first round of :func:`decide`: exact where the 2^n patterns of a row's queries fit in ``n_permutations``), so an
     interval excludes 0 exactly when the unadjusted test rejects; with ``n_permutations`` 0, on ``n_bootstrap``
-    flips of ``seed``. NaN throughout when ``n_bootstrap`` is 0 (no intervals asked for)."""
+    flips of ``seed``. NaN throughout when ``n_bootstrap`` is 0 (no intervals asked for). ``counts``: filled with
+    the first round's counts of the rows inverted on random flips (for :func:`decide`), when there is a test."""
     k = len(np.atleast_2d(terms))
     if n_bootstrap <= 0 or k == 0:
         return np.full(k, np.nan), np.full(k, np.nan)
     flips_count = n_permutations if n_permutations > 0 else n_bootstrap
     flips = _round_flips(np.atleast_2d(terms).shape[1], flips_count, seed, 0)
-    return inverted_intervals(terms, load, present, flips, flips_count, level, _TIE, inflation)
+    return inverted_intervals(terms, load, present, flips, flips_count, level, _TIE, inflation,
+                              counts if n_permutations > 0 else None)
 
 
 def wild_slope_ci(x: np.ndarray, y: np.ndarray, n_bootstrap: int, seed: int, level: float = 0.95) -> tuple[float, float]:
@@ -168,10 +174,11 @@ def paired_slope_tests(x: np.ndarray, a: np.ndarray, b: np.ndarray, *, n_bootstr
     p[~usable] = np.nan
     kept = np.where(usable[:, None], terms, 0.0)
     load = np.where(usable[:, None], centred * centred, 0.0)
-    low, high = inverted_cis(kept, load, both & usable[:, None], n_bootstrap, n_permutations, seed, level)
+    first = np.full(len(kept), -1, dtype=np.int64)
+    low, high = inverted_cis(kept, load, both & usable[:, None], n_bootstrap, n_permutations, seed, level, counts=first)
     wide_low, wide_high = (inverted_cis(kept, load, both & usable[:, None], n_bootstrap, n_permutations, seed, simultaneous)
                            if simultaneous is not None else (None, None))
-    return PairedTests(delta, low, high, p, counts, kept, usable, wide_low, wide_high)
+    return PairedTests(delta, low, high, p, counts, kept, usable, wide_low, wide_high, first)
 
 
 def randomization_p(terms: np.ndarray, n_permutations: int, seed: int) -> np.ndarray:
@@ -293,7 +300,8 @@ def _mc_counts(terms: np.ndarray, n_permutations: int, seed: int, round_: int = 
     return count
 
 
-def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int, correction: str, alpha: float) -> Decisions:
+def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int, correction: str, alpha: float,
+           first_counts: np.ndarray | None = None) -> Decisions:
     """Decide a family of paired randomization tests (rows of ``terms``, shape (k, n): the per-query terms whose sum is
     the statistic, 0 where a pair lacks a query; ``usable``: rows that can be compared at all).
 
@@ -303,7 +311,8 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     over the family, fall on both sides of α — B more flips are drawn for it, up to :data:`MAX_ROUNDS` · B. Then:
     *not compared* (no usable row), *cannot differ* (even the smallest p the test can give, corrected, is not below
     α: too few queries, or too few permutations), *undecided* (still unstable at the cap), else *differs* or *does
-    not differ*."""
+    not differ*. ``first_counts`` (k,): a row's count on the first B flips where it is known already (the interval
+    that inverts the test computed it: :attr:`PairedTests.first_counts`), −1 where not."""
     terms = np.atleast_2d(np.asarray(terms, dtype=np.float64))
     k = len(terms)
     usable = np.asarray(usable, dtype=bool) & np.isfinite(terms).all(axis=1)
@@ -322,7 +331,11 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
             totals[rows], exact[rows] = total, True
     random_rows = np.flatnonzero(usable & ~exact)
     if len(random_rows):
-        counts[random_rows] = _mc_counts(terms[random_rows], n_permutations, seed)
+        known = (np.zeros(len(random_rows), dtype=bool) if first_counts is None
+                 else np.asarray(first_counts)[random_rows] >= 0)
+        counts[random_rows[known]] = np.asarray(first_counts)[random_rows[known]] if known.any() else 0
+        if not known.all():
+            counts[random_rows[~known]] = _mc_counts(terms[random_rows[~known]], n_permutations, seed)
         totals[random_rows] = n_permutations
 
     def estimate():
