@@ -167,6 +167,41 @@ def test_large_ties_are_sampled_with_a_standard_error_and_cutoffs_differ():
     assert error[0, 0] > 0 and abs(sampled[0, 0] - exact[0, 0]) < 4 * error[0, 0]
 
 
+def test_expectations_over_tie_orders_are_kept_by_every_input_and_read_back(tmp_path):
+    """With the cache's memo, the sampled expectations are computed once and read back (bit for bit) while every
+    input is the same; another seed, sample count or document share is another key, computed anew; a kept entry
+    whose arrays were damaged is said and computed again (irfair.cache.arrays)."""
+    from irfair.cache.arrays import arrays_memo
+
+    rng = np.random.default_rng(3)
+    n = 25
+    female, male = rng.integers(0, 3, n).astype(float), rng.integers(0, 2, n).astype(float)
+    length = female + male + 5
+    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
+    mask, ties = np.ones((1, n), bool), np.zeros((1, n), int)
+    computed = []
+    memo = arrays_memo(tmp_path)
+
+    def counting(name, key, compute):
+        return memo(name, key, lambda: (computed.append(key), compute())[1])
+
+    plain = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000)
+    first = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, memo=counting)
+    second = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, memo=counting)
+    assert len(computed) == 1 and all(np.array_equal(a, b) and np.array_equal(a, c)
+                                      for a, b, c in zip(plain, first, second))
+    texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, seed=1, memo=counting)
+    texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=3000, memo=counting)
+    changed = [shares[0].copy(), shares[1], shares[2]]
+    changed[0][0, 3] += 0.01
+    texfair_over_tie_orders(*changed, mask, ties, [5, 10], samples=2000, memo=counting)
+    assert len(set(computed)) == len(computed) == 4
+    for kept in (tmp_path / "values").glob("texfair-*/0.npy"):  # every entry's values damaged
+        np.save(kept, np.zeros(2))
+    again = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, memo=counting)
+    assert all(np.array_equal(a, b) for a, b in zip(plain, again)) and len(computed) == 5  # computed anew
+
+
 def test_distance_options():
     """L1 (default) and KL from (1/2, 1/2) in bits: exposure shares (3/4, 1/4) give 1/2 and
     3/4·log2(3/2) + 1/4·log2(1/2) = 0.18872; one-sided exposure gives 1 with both; nothing exposed gives 0."""

@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..arrays import unique_sorted
+from ..cache.arrays import ArraysMemo
 from ..corpus import TermStore
 from ..errors import IrfairInputError
 from ..measures.aggregate import MeasureSummary
@@ -189,9 +190,11 @@ class BiasCounter:
 
     Documents are named by their ids or, where the caller has them, by their rows in the store (arrays of int64)."""
 
-    def __init__(self, setup: BiasSetup, store: TermStore, documents: Iterable[str] | np.ndarray) -> None:
+    def __init__(self, setup: BiasSetup, store: TermStore, documents: Iterable[str] | np.ndarray,
+                 tie_memo: ArraysMemo | None = None) -> None:
         self.setup = setup
         self.store = store
+        self.tie_memo = tie_memo  # where the expectations over a list's tie orders are kept (irfair.cache.arrays)
         self._backgrounds: dict[tuple, RankedDocs] = {}
         # in the store's order: its shards are read front to back
         rows = unique_sorted(documents) if isinstance(documents, np.ndarray) else np.sort(store.doc_rows(set(documents)))
@@ -246,7 +249,7 @@ class BiasCounter:
             key = id(counts)
             if key not in batches:
                 batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties,
-                                          self._background(qids, counts))
+                                          self._background(qids, counts), tie_memo=None if ties is None else self.tie_memo)
             ranked = batches[key]
             if m.family == EXPOSURE:
                 exposure = exposure or self._exposure(qids, docs, index, mask)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..arrays import unique_sorted
+from ..cache.arrays import ArraysMemo, arrays_memo
 from ..corpus import TermStore
 from ..measures.ranking_bias import EXPOSURE
 from .background import beside
@@ -101,7 +102,7 @@ def _start_perfect_bias(config: AuditConfig, inputs: Inputs, perfect: PerfectRun
     background = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
     grades = {qid: [inputs.qrels[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
     return rows, background, beside(_perfect_bias, bias, store, rows, background, list(perfect.depth), grades,
-                                    config.inference.n_bootstrap, config.inference.seed)
+                                    config.inference.n_bootstrap, config.inference.seed, arrays_memo(inputs.cache))
 
 
 def _reads_exposure(bias: BiasSetup) -> bool:
@@ -109,9 +110,10 @@ def _reads_exposure(bias: BiasSetup) -> bool:
 
 
 def _perfect_bias(bias, store: TermStore, rows: Mapping[str, np.ndarray], background_rows: Mapping[str, np.ndarray],
-                  qids: list[str], grades, n_bootstrap: int, seed: int):
-    """The perfect run's bias measures, its documents of equal grade unordered (see :meth:`BiasCounter.measure`)."""
-    counter = BiasCounter(bias, store, distinct_rows([rows, background_rows]))
+                  qids: list[str], grades, n_bootstrap: int, seed: int, tie_memo: ArraysMemo | None = None):
+    """The perfect run's bias measures, its documents of equal grade unordered (see :meth:`BiasCounter.measure`); the
+    expectations over their orders kept in ``tie_memo`` (the cache) when there is one."""
+    counter = BiasCounter(bias, store, distinct_rows([rows, background_rows]), tie_memo)
     return counter.measure(qids, rows, grades, n_bootstrap, seed)
 
 

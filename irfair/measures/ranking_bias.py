@@ -86,6 +86,7 @@ class RankedDocs:
     ties: np.ndarray | None = None
     background: RankedDocs | None = None
     exposure: ExposureDocs | None = None
+    tie_memo: Callable | None = None  # where expectations over tie orders are kept (the audit's cache), or None
 
     def head(self, depth: int) -> RankedDocs:
         """The first ``depth`` positions of every list (without the background and exposure inputs)."""
@@ -238,7 +239,8 @@ def _texfair_columns(measure: BiasMeasure, docs: RankedDocs) -> dict[str, np.nda
     patience = measure.parameter("patience")
     if docs.ties is None:
         return _by_cutoff(measure, None, texfair_from_shares(*shares, docs.mask, measure.cutoffs, patience=patience))
-    values, errors = texfair_over_tie_orders(*shares, docs.mask, docs.ties, measure.cutoffs, patience=patience)
+    values, errors = texfair_over_tie_orders(*shares, docs.mask, docs.ties, measure.cutoffs, patience=patience,
+                                             memo=docs.tie_memo)
     return _by_cutoff(measure, None, values) | {f"{measure.column(None, c)}{TIE_STANDARD_ERROR}": errors[:, i]
                                                  for i, c in enumerate(measure.cutoffs)}
 

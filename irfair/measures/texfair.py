@@ -41,7 +41,9 @@ a list whose order is partly unknown (ties) gets its expectation over the orders
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -160,7 +162,7 @@ def _texfair_of_sums(attention: float, distance: str):
 def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, representative: np.ndarray, mask: np.ndarray,
                             ties: np.ndarray, cutoffs: Sequence[int] = DEFAULT_CUTOFFS, *, patience: float = DEFAULT_PATIENCE,
                             position_weights: np.ndarray | None = None, distance: str = "l1", exact_limit: int = EXACT_LIMIT,
-                            samples: int = SAMPLES, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                            samples: int = SAMPLES, seed: int = 0, memo: Callable | None = None) -> tuple[np.ndarray, np.ndarray]:
     """TExFAIR_k of lists whose tied positions have no order (the perfect run's equal grades): its expectation
     over the orders of each list's ties, every order equally likely (:mod:`.tie_orders`; exact up to
     ``exact_limit`` distinct orders, else the mean of ``samples`` orders drawn with a generator seeded by
@@ -168,7 +170,9 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
     document, not tie means); ``ties``: int labels, equal on the adjacent positions of a tie.
 
     Returns ``(values, standard_errors)``, each of shape (n_queries, n_cutoffs): NaN for an empty list, a
-    standard error of 0 where the expectation is exact.
+    standard error of 0 where the expectation is exact. ``memo(name, key, compute)`` (the audit's cache,
+    :func:`irfair.cache.arrays.arrays_memo`): the two arrays are read from it under :func:`tie_orders_key`, the digest
+    of every input and of the code that computes them, instead of drawn again.
     """
     cuts = check_cutoffs(cutoffs)
     imbalance(np.zeros(1), np.zeros(1), distance)  # an unknown distance fails before any work
@@ -176,17 +180,46 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
         {"female_share": female_share, "male_share": male_share, "representative": representative}, mask)
     ties = np.asarray(ties)
     weights = _weights(female.shape[1], position_weights, patience)
-    values = np.full((female.shape[0], len(cuts)), np.nan)
-    errors = np.full(values.shape, np.nan)
-    for row in range(female.shape[0]):
-        n = int(lengths[row])
-        features = np.stack([female[row, :n], male[row, :n], representative[row, :n]], axis=1)
-        for column, cutoff in enumerate(cuts):
-            depth = min(int(cutoff), n)
-            if depth == 0:
-                continue
-            measure = _texfair_of_sums(float(weights[:depth].sum()), distance)
-            found = expected_over_tie_orders(features, ties[row, :n], weights[:depth], measure, exact_limit=exact_limit,
-                                             samples=samples, seed=(seed, row, int(cutoff)))
-            values[row, column], errors[row, column] = found.value, found.standard_error
-    return values, errors
+    shape = (female.shape[0], len(cuts))
+
+    def compute() -> tuple[np.ndarray, np.ndarray]:
+        values = np.full(shape, np.nan)
+        errors = np.full(shape, np.nan)
+        for row in range(female.shape[0]):
+            n = int(lengths[row])
+            features = np.stack([female[row, :n], male[row, :n], representative[row, :n]], axis=1)
+            for column, cutoff in enumerate(cuts):
+                depth = min(int(cutoff), n)
+                if depth == 0:
+                    continue
+                measure = _texfair_of_sums(float(weights[:depth].sum()), distance)
+                found = expected_over_tie_orders(features, ties[row, :n], weights[:depth], measure, exact_limit=exact_limit,
+                                                 samples=samples, seed=(seed, row, int(cutoff)))
+                values[row, column], errors[row, column] = found.value, found.standard_error
+        return values, errors
+
+    if memo is None:
+        return compute()
+    key = tie_orders_key([female, male, representative, lengths, ties, weights],
+                         (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed))
+    kept = memo("texfair", key, compute)
+    if len(kept) != 2 or any(array.shape != shape for array in kept):
+        return compute()  # not what this key computes: computed here, the entry left as it is
+    return kept[0], kept[1]
+
+
+def tie_orders_key(arrays: Sequence[np.ndarray], settings: tuple) -> str:
+    """32 hex digits naming the expectations over tie orders of these inputs: every array's dtype, shape and bytes,
+    the ``settings`` (cut-offs, distance, limits, seed), numpy's version (its generators draw the orders) and the
+    source of the modules that compute them (this one, :mod:`.tie_orders`, :mod:`.ranked`)."""
+    digest = hashlib.sha256(b"texfair over tie orders 1")
+    here = Path(__file__).parent
+    for module in ("texfair.py", "tie_orders.py", "ranked.py"):
+        digest.update((here / module).read_bytes())
+    digest.update(np.__version__.encode())
+    for array in arrays:
+        array = np.ascontiguousarray(array)
+        digest.update(f"{array.dtype.str}{array.shape}".encode())
+        digest.update(array.tobytes())
+    digest.update(repr(settings).encode())
+    return digest.hexdigest()[:32]
