@@ -145,16 +145,20 @@ def test_several_ties_and_a_list_shorter_than_the_cutoff():
     assert values[0] == pytest.approx(expected, abs=1e-12)
 
 
+def _one_long_tie(n: int = 25):
+    """The shares, mask and ties of one list of ``n`` documents all tied (counts drawn from seed 3)."""
+    rng = np.random.default_rng(3)
+    female, male = rng.integers(0, 3, n).astype(float), rng.integers(0, 2, n).astype(float)
+    length = female + male + 5
+    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
+    return shares, np.ones((1, n), bool), np.zeros((1, n), int)
+
+
 def test_large_ties_are_sampled_with_a_standard_error_and_cutoffs_differ():
     """A tie with more orders than the exact limit is the mean of seeded random orders: within 4 standard
     errors of the exact value, the same on every call, and different at @5, @10 and @20 (the tie-mean values
     were equal at every cut-off)."""
-    rng = np.random.default_rng(3)
-    n = 25
-    female, male = rng.integers(0, 3, n).astype(float), rng.integers(0, 2, n).astype(float)
-    length = female + male + 5
-    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
-    mask, ties = np.ones((1, n), bool), np.zeros((1, n), int)
+    shares, mask, ties = _one_long_tie()
     values, errors = texfair_over_tie_orders(*shares, mask, ties, [5, 10, 20], samples=4000)
     # documents alike in their shares are interchangeable: @5 has few enough distinct orders to be exact
     assert errors[0, 0] == 0 and np.all(errors[0, 1:] > 0) and len(set(values[0].round(4))) == 3
@@ -173,12 +177,7 @@ def test_expectations_over_tie_orders_are_kept_by_every_input_and_read_back(tmp_
     whose arrays were damaged is said and computed again (irfair.cache.arrays)."""
     from irfair.cache.arrays import arrays_memo
 
-    rng = np.random.default_rng(3)
-    n = 25
-    female, male = rng.integers(0, 3, n).astype(float), rng.integers(0, 2, n).astype(float)
-    length = female + male + 5
-    shares = [(female / length)[None], (male / length)[None], (((female + male) > 0).astype(float))[None]]
-    mask, ties = np.ones((1, n), bool), np.zeros((1, n), int)
+    shares, mask, ties = _one_long_tie()
     computed = []
     memo = arrays_memo(tmp_path)
 
