@@ -202,7 +202,9 @@ def add_cache(parser: argparse.ArgumentParser, no_cache: bool = True) -> None:
     group = parser.add_mutually_exclusive_group() if no_cache else parser
     group.add_argument("--cache-dir", default=None, help="cache folder (default $IRFAIR_CACHE or ~/.cache/irfair)")
     if no_cache:
-        group.add_argument("--no-cache", action="store_true", help="keep tokenised documents in memory only")
+        group.add_argument("--no-cache", action="store_true",
+                           help="use no cache folder: tokenised documents, parsed runs and measured values are "
+                                "kept in memory only, for this run")
 
 
 def add_embeddings(parser: argparse.ArgumentParser, only_if_given: bool = False, several: bool = False) -> None:

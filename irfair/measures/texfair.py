@@ -42,6 +42,7 @@ a list whose order is partly unknown (ties) gets its expectation over the orders
 from __future__ import annotations
 
 import hashlib
+import platform
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -208,15 +209,31 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
     return kept[0], kept[1]
 
 
+def _code_digest() -> bytes:
+    """The source of the modules that compute the expectations (this one, :mod:`.tie_orders`, :mod:`.ranked`), read
+    when this module is imported, so that it names the code that runs (an edit or upgrade while a process lives does
+    not change it); without their sources (an install of compiled files only), irfair's version stands for them."""
+    digest = hashlib.sha256()
+    try:
+        for module in ("texfair.py", "tie_orders.py", "ranked.py"):
+            digest.update((Path(__file__).parent / module).read_bytes())
+    except OSError:
+        from .. import __version__
+
+        digest.update(f"irfair {__version__} without sources".encode())
+    return digest.digest()
+
+
+_CODE = _code_digest()
+
+
 def tie_orders_key(arrays: Sequence[np.ndarray], settings: tuple) -> str:
     """32 hex digits naming the expectations over tie orders of these inputs: every array's dtype, shape and bytes,
-    the ``settings`` (cut-offs, distance, limits, seed), numpy's version (its generators draw the orders) and the
-    source of the modules that compute them (this one, :mod:`.tie_orders`, :mod:`.ranked`)."""
+    the ``settings`` (cut-offs, distance, limits, seed), numpy's version (its generators draw the orders), the
+    machine's architecture and the code that computes them (:func:`_code_digest`)."""
     digest = hashlib.sha256(b"texfair over tie orders 1")
-    here = Path(__file__).parent
-    for module in ("texfair.py", "tie_orders.py", "ranked.py"):
-        digest.update((here / module).read_bytes())
-    digest.update(np.__version__.encode())
+    digest.update(_CODE)
+    digest.update(f"{np.__version__} {platform.machine()}".encode())
     for array in arrays:
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())
