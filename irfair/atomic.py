@@ -90,14 +90,15 @@ def _remove_empty(folders: list[Path]) -> None:
             break
 
 
-def _readable_mode() -> int:
-    """The mode ``open()`` gives a new file under this process's umask (0o644 under umask 022), read once."""
+def _umask() -> int:
+    """This process's umask, read once."""
     mask = os.umask(0o022)
     os.umask(mask)
-    return 0o666 & ~mask
+    return mask
 
 
-_NEW_FILE_MODE = _readable_mode()
+_UMASK = _umask()
+_NEW_FILE_MODE = 0o666 & ~_UMASK  # the mode ``open()`` gives a new file (0o644 under umask 022)
 
 
 class WriteFailed(OSError):
@@ -171,17 +172,30 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
     cut in the middle). On any failure (a full disk, a signal) the staging folder is removed, and so are
     the folders this call created. Returns the final paths.
 
+    A new ``out_dir`` is staged whole beside where it will be (``.irfair-staging-<name>-*`` in its parent) and
+    renamed into place in one step: even a process killed outright (SIGKILL, the OOM killer, a lost machine)
+    leaves no ``out_dir`` with part of its files, only that hidden folder. An existing ``out_dir`` gets its
+    staging folder inside it, and its files are replaced one by one.
+
     A file already at an output's place that irfair did not write there (its name and bytes are not in the
     folder's :data:`OUTPUTS_MANIFEST`: the user's own ``gsr.csv``, or an output the user edited) is not
     replaced but moved aside to ``<name>.kept-<n>``, with one warning each.
     """
     out = Path(out_dir)
     created = missing_folders(out)
-    out.mkdir(parents=True, exist_ok=True)
+    new_folder = bool(created)  # out itself does not exist: staged whole in its parent, renamed into place
+    (out.parent if new_folder else out).mkdir(parents=True, exist_ok=True)
     staging: Path | None = None
     done = False
     try:
-        staging = Path(tempfile.mkdtemp(prefix=".irfair-staging-", dir=out))
+        staging = Path(tempfile.mkdtemp(prefix=f".irfair-staging-{out.name}-" if new_folder else ".irfair-staging-",
+                                        dir=out.parent if new_folder else out))
+        if new_folder:
+            os.chmod(staging, 0o777 & ~_UMASK)  # as out.mkdir() would make it (mkdtemp's 0o700 would hide the outputs)
+            if _moved_in_whole(out, staging, writers):
+                done = True
+                return [out / name for name in writers]
+            out.mkdir(exist_ok=True)  # someone else made out meanwhile: its files are replaced one by one
         staged = {}
         for name, writer in writers.items():
             tmp = staging / name
@@ -218,7 +232,34 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
             warnings.warn(IrfairWarning(f"{path}: irfair did not write this file; kept as {aside.name}"), stacklevel=2)
         return final
     finally:
-        if staging is not None:
+        if staging is not None and staging.exists():
             shutil.rmtree(staging, ignore_errors=True)
         if not done:
-            _remove_empty(created)
+            _remove_empty([folder for folder in created if folder.exists()])
+
+
+def _moved_in_whole(out: Path, staging: Path, writers: dict[str, Callable[[Path], None]]) -> bool:
+    """Write every output and irfair's record of them into ``staging`` (a new folder beside ``out``), then rename it
+    to ``out`` with signals held back: True once it is there; False when a folder named ``out`` appeared meanwhile
+    and holds something (nothing was moved: the caller writes into that folder instead, from scratch)."""
+    digests = {}
+    for name, writer in writers.items():
+        tmp = staging / name
+        with naming_target(staging, out / name):
+            tmp.parent.mkdir(parents=True, exist_ok=True)
+            writer(tmp)
+        digests[name] = file_digest(tmp)
+    record = staging / OUTPUTS_MANIFEST
+    with naming_target(staging, out / OUTPUTS_MANIFEST):
+        record.write_text(json.dumps({"files": dict(sorted(digests.items()))}, indent=1) + "\n", encoding="utf-8")
+        os.chmod(record, _NEW_FILE_MODE)
+    with _signals_held():
+        try:
+            os.rename(staging, out)  # POSIX: replaces an empty folder made meanwhile, refuses a non-empty one
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
+                raise WriteFailed(exc.errno, exc.strerror or str(exc), str(out)) from None
+            for item in list(staging.iterdir()):  # start again inside the folder that is there
+                shutil.rmtree(item) if item.is_dir() and not item.is_symlink() else item.unlink()
+            return False
+    return True

@@ -69,3 +69,26 @@ def test_an_output_folder_keeps_the_files_irfair_did_not_write(tmp_path):
                                                      "table.txt.kept-1"]
     assert json.loads((out / ".irfair-outputs.json").read_text()) == {
         "files": {"gsr.csv": hashlib.sha256(b"b\n").hexdigest(), "table.txt": hashlib.sha256(b"t2\n").hexdigest()}}
+
+
+def test_a_new_output_folder_is_renamed_into_place_whole_or_written_into_one_made_meanwhile(tmp_path, umask_022):
+    """A new folder is staged beside its place and renamed there (mode 0o755 under umask 022, not mkdtemp's 0o700);
+    when another process makes the folder, with a file in it, while the outputs are written, they are written into
+    that folder instead, its file kept; no staging folder is left beside either."""
+    out = tmp_path / "deep" / "out"
+    assert write_outputs(out, {"a.txt": lambda p: p.write_text("a"), "plots/b.txt": lambda p: p.write_text("b")}) == \
+        [out / "a.txt", out / "plots" / "b.txt"]
+    assert stat.S_IMODE(out.stat().st_mode) == 0o755 and (out / "plots" / "b.txt").read_text() == "b"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["out"]
+
+    raced = tmp_path / "raced"
+
+    def meanwhile(path):
+        raced.mkdir(exist_ok=True)
+        (raced / "theirs.txt").write_text("theirs")
+        path.write_text("mine")
+
+    assert write_outputs(raced, {"a.txt": meanwhile}) == [raced / "a.txt"]
+    assert (raced / "a.txt").read_text() == "mine" and (raced / "theirs.txt").read_text() == "theirs"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["deep", "raced"]
+    assert not [p for p in raced.iterdir() if p.name.startswith(".irfair-staging")]

@@ -47,6 +47,26 @@ def test_a_signal_while_outputs_are_written_leaves_no_output_folder(inputs, warm
     assert not (tmp_path / "new").exists()  # the folders the audit created are gone with the staging folder
 
 
+def test_sigkill_while_outputs_are_written_leaves_no_output_folder(inputs, warm_cache, tmp_path):
+    """SIGKILL (the OOM killer, a lost machine) runs no handler: a new --out folder is staged whole beside its place
+    and renamed there in one step, so the kill leaves no folder with part of the outputs, only the hidden staging
+    folder; the next audit writes the folder whole beside it."""
+    out = tmp_path / "new" / "out"
+    args = inputs.audit_args(inputs.runs[0], "--cache-dir", warm_cache, "--out", out)
+    stopped = run_driver("cli", "outputs", "KILL", warm_cache, *args)
+    assert stopped.returncode == -9 and not out.exists()
+    left = [p.name for p in (tmp_path / "new").iterdir()]
+    assert len(left) == 1 and left[0].startswith(".irfair-staging-out-")
+    assert run_cli(args)[0] == 0 and (out / "audit.json").is_file() and _leftovers(out) == []
+    assert oct(out.stat().st_mode & 0o777) == oct(0o777 & ~_umask())  # as mkdir makes it, not mkdtemp's 0o700
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 @pytest.mark.parametrize(("signal_name", "code", "name"), SIGNALLED[:2])
 def test_a_signal_keeps_an_existing_output_folder_as_it_was(inputs, warm_cache, tmp_path, signal_name, code, name):
     out = tmp_path / "out"
