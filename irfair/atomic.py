@@ -196,13 +196,7 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
                 done = True
                 return [out / name for name in writers]
             out.mkdir(exist_ok=True)  # someone else made out meanwhile: its files are replaced one by one
-        staged = {}
-        for name, writer in writers.items():
-            tmp = staging / name
-            with naming_target(staging, out / name):
-                tmp.parent.mkdir(parents=True, exist_ok=True)
-                writer(tmp)
-            staged[name] = tmp
+        staged = _staged(out, staging, writers)
         record = out / OUTPUTS_MANIFEST
         for name in [*staged, OUTPUTS_MANIFEST]:  # every obstacle found before any move: no file of the set is replaced
             (out / name).parent.mkdir(parents=True, exist_ok=True)
@@ -238,17 +232,24 @@ def write_outputs(out_dir: str | Path, writers: dict[str, Callable[[Path], None]
             _remove_empty([folder for folder in created if folder.exists()])
 
 
-def _moved_in_whole(out: Path, staging: Path, writers: dict[str, Callable[[Path], None]]) -> bool:
-    """Write every output and irfair's record of them into ``staging`` (a new folder beside ``out``), then rename it
-    to ``out`` with signals held back: True once it is there; False when a folder named ``out`` appeared meanwhile
-    and holds something (nothing was moved: the caller writes into that folder instead, from scratch)."""
-    digests = {}
+def _staged(out: Path, staging: Path, writers: dict[str, Callable[[Path], None]]) -> dict[str, Path]:
+    """Each output written by its writer at its place in ``staging``; ``{name: staged path}``. An error about a
+    staged file names the output's place in ``out``."""
+    staged = {}
     for name, writer in writers.items():
         tmp = staging / name
         with naming_target(staging, out / name):
             tmp.parent.mkdir(parents=True, exist_ok=True)
             writer(tmp)
-        digests[name] = file_digest(tmp)
+        staged[name] = tmp
+    return staged
+
+
+def _moved_in_whole(out: Path, staging: Path, writers: dict[str, Callable[[Path], None]]) -> bool:
+    """Write every output and irfair's record of them into ``staging`` (a new folder beside ``out``), then rename it
+    to ``out`` with signals held back: True once it is there; False when a folder named ``out`` appeared meanwhile
+    and holds something (nothing was moved: the caller writes into that folder instead, from scratch)."""
+    digests = {name: file_digest(tmp) for name, tmp in _staged(out, staging, writers).items()}
     record = staging / OUTPUTS_MANIFEST
     with naming_target(staging, out / OUTPUTS_MANIFEST):
         record.write_text(json.dumps({"files": dict(sorted(digests.items()))}, indent=1) + "\n", encoding="utf-8")
