@@ -70,6 +70,23 @@ def test_vectorised_list_matches_naive_implementation(hand, model):
     assert fast == pytest.approx(slow, abs=1e-9)
 
 
+def test_lists_measured_one_after_another_equal_each_measured_by_a_fresh_model(hand, model):
+    """The counts of the query terms are kept for the documents read (an audit measures run after run): lists with
+    documents read before and new ones, for the same queries and for others, give the values a new model gives."""
+    store, direction = model.store, gender_direction(hand)
+    calls = [([["d1", "d2"], ["d4"]], [["nurse"], ["doctor"]]),
+             ([["d4", "d1", "d3"], ["d2", "d1"]], [["nurse"], ["doctor"]]),  # same queries, d3 new
+             ([["d1", "d4"]], [["woman", "table"]]),  # other query terms
+             ([["d2", "d4", "d1"], ["d3"]], [["nurse"], ["doctor"]])]  # the first queries again
+    for lists, queries in calls:
+        found = model.lists_document_genderedness(lists, queries)
+        alone = GenderednessModel(store, hand, direction).lists_document_genderedness(lists, queries)
+        assert len(found) == len(alone)
+        for mine, theirs in zip(found, alone):
+            np.testing.assert_array_equal(mine, theirs)  # bit for bit, NaN where NaN
+    assert model.lists_document_genderedness([["d1"]], [["woman"]])[0][0] == pytest.approx(-0.8, abs=1e-7)
+
+
 def test_store_grows_and_model_follows(hand):
     store = TermStore()
     store.ensure(InMemoryCorpus({"a": "woman"}), {"a"}, progress=False)
