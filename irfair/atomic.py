@@ -261,6 +261,9 @@ def _moved_in_whole(out: Path, staging: Path, writers: dict[str, Callable[[Path]
             if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR, errno.EISDIR):
                 raise WriteFailed(exc.errno, exc.strerror or str(exc), str(out)) from None
             for item in list(staging.iterdir()):  # start again inside the folder that is there
-                shutil.rmtree(item) if item.is_dir() and not item.is_symlink() else item.unlink()
+                if item.is_dir() and not item.is_symlink():
+                    shutil.rmtree(item)
+                else:
+                    item.unlink()
             return False
     return True

@@ -249,7 +249,7 @@ class BiasCounter:
             key = id(counts)
             if key not in batches:
                 batches[key] = RankedDocs(batch(counts.female), batch(counts.male), batch(counts.length), mask, ties,
-                                          self._background(qids, counts), tie_memo=None if ties is None else self.tie_memo)
+                                          self._background(qids, counts), tie_memo=self.tie_memo)
             ranked = batches[key]
             if m.family == EXPOSURE:
                 exposure = exposure or self._exposure(qids, docs, index, mask)

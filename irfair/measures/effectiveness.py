@@ -228,12 +228,10 @@ def evaluate(run: Run, qrels: Qrels, measures: Sequence[str | object] = DEFAULT_
             return Judged(docs, judged, queries, level)
     else:
         spans = [_MISSING_QUERY_DOCS if qid not in retrieved else _span(columns.bounds[qid], max_depth) for qid in queries]
-        indexed = [qrels_index] if qrels_index is not None else []
+        index = lru_cache(maxsize=None)(lambda: qrels_index or QrelsIndex(judged))  # once for every level
 
         def judged_at(level: int) -> Judged:
-            if not indexed:
-                indexed.append(QrelsIndex(judged))  # once for every level this run is evaluated at
-            return Judged.from_columns(columns.doc_array, spans, judged, queries, level, indexed[0])
+            return Judged.from_columns(columns.doc_array, spans, judged, queries, level, index())
     own = {label: m for label, m in ((label, as_trec_eval(m)) for label, m in parsed.items()) if m is not None}
     numeric = [label for label in parsed if label not in own or own[label].kind.value not in ("string", "runid")]
     values, strings = _own_values(own, judged_at, queries, relevance_level, missing) if queries else ({}, {})

@@ -42,6 +42,15 @@ def flip_products(flips: np.ndarray, vectors: np.ndarray) -> np.ndarray:
     return out
 
 
+def exceeding_flips(terms: np.ndarray, products: np.ndarray, tie: float) -> np.ndarray:
+    """The two-sided sign-flip test's count of each row of ``terms`` (k, n): #{flips with |T*| ≥ |T| − ``tie`` · Σ |terms|}
+    (T = Σ terms; a flip within that share of |T| counts, sums added in another order being equal), ``products``
+    (k, F) holding T* of each row under each flip. The one place the counting rule is written: the test's p
+    (:func:`~irfair.measures.resampling.decide`) and the first round its interval reads use it alike."""
+    threshold = np.abs(terms.sum(axis=1)) - tie * np.abs(terms).sum(axis=1)
+    return (np.abs(products) >= threshold[:, None]).sum(axis=1)
+
+
 def _flipped_sums(patterns: np.ndarray, load: np.ndarray, terms: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(patterns @ load, terms @ patterns.T)``: C per flip (F,) and A per row and flip (m, F), the ±1 ``patterns``
     (F, n; bytes or floats) made float64 a block of flips at a time (memory: one block, never F × n floats). Not
@@ -118,9 +127,7 @@ def inverted_intervals(terms: np.ndarray, load: np.ndarray, present: np.ndarray,
         c, a = _flipped_sums(block.patterns, load[rows[0]][block.columns], terms[rows][:, block.columns])
         c += block.extra  # (F,): the same for rows with the same queries; a (m, F): one row per comparison
         if counts is not None and block.weights is None and inflation == 1.0:  # T*(0) = A: the test's first round
-            observed = terms[rows].sum(axis=1)
-            threshold = np.abs(observed) - tie * np.abs(terms[rows]).sum(axis=1)
-            counts[rows] = (np.abs(a) >= threshold[:, None]).sum(axis=1)
+            counts[rows] = exceeding_flips(terms[rows], a, tie)
         a -= estimate[rows][:, None] * c[None, :]  # A − e C: T*(δ) = (A − e C) − (δ − e) C
         below, above = _offsets(a, c, float(scale[rows[0]]) / inflation)
         ends = _ends(below, above, block.weights, alpha)

@@ -45,7 +45,7 @@ from .intervals import (  # noqa: F401  (the bootstrap side of resampling, impor
     slope_ci,
     slopes_from_weights,
 )
-from .inverted_intervals import all_sign_patterns, flip_products, inverted_intervals
+from .inverted_intervals import all_sign_patterns, exceeding_flips, flip_products, inverted_intervals
 from .names import CORRECTIONS
 
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
@@ -254,9 +254,7 @@ def _exact_counts(terms: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]
     n = int(mask.sum())
     patterns = all_sign_patterns(n)
     part = terms[:, mask]
-    observed = np.abs(part.sum(axis=1))
-    threshold = observed - _TIE * np.abs(part).sum(axis=1)
-    return (np.abs(patterns @ part.T) >= threshold).sum(axis=0), 2**n
+    return exceeding_flips(part, (patterns @ part.T).T, _TIE), 2**n
 
 
 def _round_flips(n: int, n_permutations: int, seed: int, round_: int) -> np.ndarray:
@@ -291,12 +289,11 @@ def _mc_counts(terms: np.ndarray, n_permutations: int, seed: int, round_: int = 
     """#{|T*| ≥ |T|} over the ``n_permutations`` random sign flips of round ``round_`` of ``seed``, the same flips
     for every row (and every family of tests on the same queries)."""
     flips = _round_flips(terms.shape[1], n_permutations, seed, round_)
-    observed = np.abs(terms.sum(axis=1))
-    threshold = observed - _TIE * np.abs(terms).sum(axis=1)
     count = np.zeros(len(terms), dtype=np.int64)
     step = max(1, _MAX_CELLS // n_permutations)
     for start in range(0, len(terms), step):
-        count[start:start + step] = (np.abs(flip_products(flips, terms[start:start + step])) >= threshold[start:start + step]).sum(axis=0)
+        block = terms[start:start + step]
+        count[start:start + step] = exceeding_flips(block, flip_products(flips, block).T, _TIE)
     return count
 
 
@@ -331,11 +328,12 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
             totals[rows], exact[rows] = total, True
     random_rows = np.flatnonzero(usable & ~exact)
     if len(random_rows):
-        known = (np.zeros(len(random_rows), dtype=bool) if first_counts is None
-                 else np.asarray(first_counts)[random_rows] >= 0)
-        counts[random_rows[known]] = np.asarray(first_counts)[random_rows[known]] if known.any() else 0
-        if not known.all():
-            counts[random_rows[~known]] = _mc_counts(terms[random_rows[~known]], n_permutations, seed)
+        given = np.full(k, -1, dtype=np.int64) if first_counts is None else np.asarray(first_counts)
+        known = random_rows[given[random_rows] >= 0]
+        counts[known] = given[known]
+        rest = random_rows[given[random_rows] < 0]
+        if len(rest):
+            counts[rest] = _mc_counts(terms[rest], n_permutations, seed)
         totals[random_rows] = n_permutations
 
     def estimate():
