@@ -4,6 +4,7 @@ SIGKILL while it builds each kind of cache entry, Ctrl-C, and output into a clos
 Every result is compared with the same computation done once, in this process, without a cache."""
 from __future__ import annotations
 
+import collections
 import json
 import signal
 
@@ -70,8 +71,13 @@ def test_four_audits_at_once_on_one_cold_cache(inputs, reference, tmp_path, repe
     wanted = {doc for run in inputs.runs for line in run.read_text().splitlines() for doc in [line.split()[2]]}
     assert wanted <= set(store.doc_ids)  # every process's documents made it into the one store
     entries = scan(cache)
-    # one set of values for all four: the perfect run's TExFAIR over its tie orders depends on the qrels, not the run
-    assert sorted(r.kind for r in entries if r.kind not in ("runs", "figures")) == ["embeddings", "terms", "values"]
+    assert sorted({r.kind for r in entries} - {"runs", "figures"}) == ["embeddings", "terms", "values"]
+    # values shared where their inputs are the same: the perfect run's TExFAIR over its tie orders (the qrels'), the
+    # perfect and the random run's document genderedness (1 + 1) and the counts of the perfect run's documents (1);
+    # runs A and B list the same documents within the audited depth (3 system lists of genderedness, 3 sets of
+    # documents measured), not within their whole depth (4 sets counted)
+    labels = collections.Counter(r.path.name.rsplit("-", 1)[0] for r in entries if r.kind == "values")
+    assert labels == {"texfair": 1, "genderedness": 2 + 3, "measurable": 3, "counts": 1 + 4}, labels
     # the scatter plots of the four --out folders, 3 each (equal plots shared): at most 12, all whole
     assert 3 <= len([r for r in entries if r.kind == "figures"]) <= 12
     # each run file parsed once (its store rows are kept too when its process found the store complete)

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..cache.arrays import arrays_memo
 from .alerts import Evidence, detect
 from .comparisons import GSR, pairs_of
 from .conclusions import Conclusions, conclude
@@ -19,7 +20,8 @@ from .ties import tie_report
 
 def assemble(config: AuditConfig, inputs: Inputs, documents: Documents, measured: Measured) -> AuditResult:
     """The conclusions (every comparison), the warnings, the counts and the provenance, in one result."""
-    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference)
+    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference,
+                    arrays_memo(inputs.cache))
     ties = [tie_report(run, documents.perfect.depth) for run in inputs.runs]
     return AuditResult(found.systems, inputs.embeddings.name, inputs.direction, config.depth, config.query_field,
                        _counts(inputs, documents, measured), config.labels, provenance=_provenance(config, inputs, documents),

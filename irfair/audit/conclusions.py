@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from ..cache.arrays import ArraysMemo
 from ..measures.gsr import PairedGSRTest
 from ..measures.resampling import mean_cis
 from .comparisons import GSR, Inference, QueryValues, compare_to_reference, decide_family, pairwise, query_values
@@ -48,8 +49,9 @@ def audit_values(systems: dict[str, SystemAudit], qids: Sequence[str], measures:
 
 
 def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Sequence[str], bias_columns: Sequence[str],
-             inference: Inference) -> Conclusions:
-    """Everything beyond each system's own numbers (see the module docstring)."""
+             inference: Inference, memo: ArraysMemo | None = None) -> Conclusions:
+    """Everything beyond each system's own numbers (see the module docstring); the comparisons kept in ``memo`` (the
+    audit's cache, :func:`irfair.cache.arrays.arrays_memo`) when there is one."""
     values = audit_values(systems, qids, measures, bias_columns)
     names = list(systems)
     others = [n for n in names if n != PERFECT]
@@ -77,7 +79,7 @@ def conclude(systems: dict[str, SystemAudit], qids: Sequence[str], measures: Seq
     for name in names:
         updated[name] = dataclasses.replace(updated[name], influence=influence(updated[name].gsr))
     user = [n for n in names if systems[n].kind == SYSTEM]
-    comparisons = pairwise(values, user, inference)
+    comparisons = pairwise(values, user, inference, memo)
     frontier = None
     if measures and user:
         first = measures[0]

@@ -22,6 +22,7 @@ from importlib import import_module
 import numpy as np
 
 from ..cache import CacheDir, writable_cache_dir
+from ..cache.arrays import arrays_memo
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
@@ -185,11 +186,12 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
     from tqdm.auto import tqdm
 
     perfect, bias, seed, n_bootstrap = documents.perfect, documents.bias, config.inference.seed, config.inference.n_bootstrap
-    model = GenderednessModel(inputs.store, inputs.embeddings, inputs.direction)
+    memo = arrays_memo(inputs.cache)
+    model = GenderednessModel(inputs.store, inputs.embeddings, inputs.direction, memo)
     queries = query_genderedness(model, {qid: inputs.topics[qid].text(config.query_field) for qid in inputs.qids},
                                  config.query_field)
     counter = BiasCounter(bias, inputs.store, distinct_rows([documents.random_rows, *documents.system_rows.values(),
-                                                              *documents.bias_rows.values(), documents.background_rows]))
+                                                              *documents.bias_rows.values(), documents.background_rows]), memo)
 
     def gsr_of(name: str, lists: Mapping[str, np.ndarray], weights_of) -> GSRResult:
         return fit_gsr(name, per_query_table(model, queries, perfect.depth, lists, weights_of), n_bootstrap, seed)

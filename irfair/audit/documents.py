@@ -110,10 +110,10 @@ def _reads_exposure(bias: BiasSetup) -> bool:
 
 
 def _perfect_bias(bias, store: TermStore, rows: Mapping[str, np.ndarray], background_rows: Mapping[str, np.ndarray],
-                  qids: list[str], grades, n_bootstrap: int, seed: int, tie_memo: ArraysMemo | None = None):
+                  qids: list[str], grades, n_bootstrap: int, seed: int, memo: ArraysMemo | None = None):
     """The perfect run's bias measures, its documents of equal grade unordered (see :meth:`BiasCounter.measure`); the
-    expectations over their orders kept in ``tie_memo`` (the cache) when there is one."""
-    counter = BiasCounter(bias, store, distinct_rows([rows, background_rows]), tie_memo)
+    expectations over their orders kept in ``memo`` (the cache) when there is one."""
+    counter = BiasCounter(bias, store, distinct_rows([rows, background_rows]), memo)
     return counter.measure(qids, rows, grades, n_bootstrap, seed)
 
 

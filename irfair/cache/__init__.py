@@ -31,7 +31,8 @@ KINDS = {
     "neural": "inputs of the neural rankers (DRMM's histograms, MatchPyramid's word ids)",
     "runs": "run files parsed into columns, by the SHA-256 of their bytes",
     "figures": "an audit's scatter plots, by the values they show and the code that draws them",
-    "values": "measured values that take long to compute (the perfect run's TExFAIR), by every input they depend on",
+    "values": "values that take long to compute (the perfect run's TExFAIR, the paired tests, each run's document "
+              "genderedness, the documents' gender-word counts), by every input they depend on",
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",

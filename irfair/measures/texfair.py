@@ -41,13 +41,11 @@ a list whose order is partly unknown (ties) gets its expectation over the orders
 """
 from __future__ import annotations
 
-import hashlib
-import platform
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 import numpy as np
 
+from ..cache.arrays import inputs_key
 from ..errors import IrfairInputError
 from .ranked import (
     as_batch,
@@ -172,8 +170,8 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
 
     Returns ``(values, standard_errors)``, each of shape (n_queries, n_cutoffs): NaN for an empty list, a
     standard error of 0 where the expectation is exact. ``memo(name, key, compute)`` (the audit's cache,
-    :func:`irfair.cache.arrays.arrays_memo`): the two arrays are read from it under :func:`tie_orders_key`, the digest
-    of every input and of the code that computes them, instead of drawn again.
+    :func:`irfair.cache.arrays.arrays_memo`): the two arrays are read from it under the digest of every input and of
+    the code that computes them (:func:`irfair.cache.arrays.inputs_key`), instead of drawn again.
     """
     cuts = check_cutoffs(cutoffs)
     imbalance(np.zeros(1), np.zeros(1), distance)  # an unknown distance fails before any work
@@ -201,42 +199,9 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
 
     if memo is None:
         return compute()
-    key = tie_orders_key([female, male, representative, lengths, ties, weights],
-                         (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed))
+    key = inputs_key("texfair over tie orders", [female, male, representative, lengths, ties, weights],
+                     (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed))
     kept = memo("texfair", key, compute)
     if len(kept) != 2 or any(array.shape != shape for array in kept):
         return compute()  # not what this key computes: computed here, the entry left as it is
     return kept[0], kept[1]
-
-
-def _code_digest() -> bytes:
-    """The source of the modules that compute the expectations (this one, :mod:`.tie_orders`, :mod:`.ranked`), read
-    when this module is imported, so that it names the code that runs (an edit or upgrade while a process lives does
-    not change it); without their sources (an install of compiled files only), irfair's version stands for them."""
-    digest = hashlib.sha256()
-    try:
-        for module in ("texfair.py", "tie_orders.py", "ranked.py"):
-            digest.update((Path(__file__).parent / module).read_bytes())
-    except OSError:
-        from .. import __version__
-
-        digest.update(f"irfair {__version__} without sources".encode())
-    return digest.digest()
-
-
-_CODE = _code_digest()
-
-
-def tie_orders_key(arrays: Sequence[np.ndarray], settings: tuple) -> str:
-    """32 hex digits naming the expectations over tie orders of these inputs: every array's dtype, shape and bytes,
-    the ``settings`` (cut-offs, distance, limits, seed), numpy's version (its generators draw the orders), the
-    machine's architecture and the code that computes them (:func:`_code_digest`)."""
-    digest = hashlib.sha256(b"texfair over tie orders 1")
-    digest.update(_CODE)
-    digest.update(f"{np.__version__} {platform.machine()}".encode())
-    for array in arrays:
-        array = np.ascontiguousarray(array)
-        digest.update(f"{array.dtype.str}{array.shape}".encode())
-        digest.update(array.tobytes())
-    digest.update(repr(settings).encode())
-    return digest.hexdigest()[:32]

@@ -1,0 +1,139 @@
+"""Values kept in the cache (kind ``values``, irfair.cache.arrays): read back exactly as computed, under a key that
+names every input, computed again when an entry is damaged, and a re-audit of unchanged inputs computes none of
+them again while it prints and writes the same bytes."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from faults_data import make_time_inputs, run_cli
+
+from irfair.audit import comparisons
+from irfair.audit.comparisons import Inference, QueryValues, pairwise
+from irfair.cache.arrays import arrays_memo, inputs_key
+from irfair.cache.manage import scan
+from irfair.corpus import InMemoryCorpus
+from irfair.corpus.termstore import TermStore
+from irfair.gender import gender_direction
+from irfair.gender.genderedness import GenderednessModel
+
+NAN = float("nan")
+
+
+def test_the_key_names_every_input():
+    """The label, each array's dtype, shape and bytes, and the settings each give another key; the same inputs the
+    same key."""
+    a = np.arange(6, dtype=np.int64)
+    base = inputs_key("x", [a], (1, "holm"))
+    assert base == inputs_key("x", [a.copy()], (1, "holm")) and len(base) == 32
+    others = [inputs_key("y", [a], (1, "holm")), inputs_key("x", [a.astype(np.int32)], (1, "holm")),
+              inputs_key("x", [a.reshape(2, 3)], (1, "holm")), inputs_key("x", [a + 1], (1, "holm")),
+              inputs_key("x", [a], (2, "holm")), inputs_key("x", [a[:3], a[3:]], (1, "holm"))]
+    assert len({base, *others}) == 7
+
+
+def _counting(memo, computed: list):
+    def counting(name, key, compute):
+        return memo(name, key, lambda: (computed.append(name), compute())[1])
+    return counting
+
+
+def _values() -> QueryValues:
+    """Systems a, b, c on 7 queries, c without GSR anywhere (its pairs on GSR are not compared); MAP with ties."""
+    x = np.array([-0.3, -0.1, 0.0, 0.2, 0.4, 0.5, 0.7])
+    gsr = np.array([[-0.3, -0.1, 0.0, 0.2, 0.4, 0.5, 0.6], [0.3, 0.1, 0.0, -0.2, -0.4, -0.5, 0.1], [NAN] * 7])
+    ap = np.array([[0.5, 0.4, 0.6, 0.5, 0.7, 0.3, 0.2], [0.1, 0.4, 0.1, 0.0, 0.2, 0.1, 0.2], [0.5, 0.4, 0.6, 0.5, 0.7, NAN, 0.9]])
+    return QueryValues(tuple("1234567"), ("a", "b", "c"), x, {"gsr": gsr, "MAP": ap})
+
+
+def test_comparisons_are_read_back_as_computed(tmp_path):
+    """The comparisons read from the cache are the computed frame: every value, NaN and NA, and every dtype; another
+    seed is another entry; an entry whose array was damaged is computed again."""
+    inference = Inference(n_bootstrap=0, n_permutations=999, seed=1)
+    plain = pairwise(_values(), ["a", "b", "c"], inference)
+    assert plain["decision"].tolist()[1:3] == ["not compared"] * 2 and plain["wins"][:3].isna().all()
+    computed: list[str] = []
+    memo = _counting(arrays_memo(tmp_path), computed)
+    for _ in range(2):
+        kept = pairwise(_values(), ["a", "b", "c"], inference, memo)
+        pd.testing.assert_frame_equal(kept, plain, check_exact=True)
+        assert list(kept.dtypes) == list(plain.dtypes) and kept.to_csv() == plain.to_csv()
+    assert computed == ["comparisons"]
+    pairwise(_values(), ["a", "b", "c"], Inference(n_bootstrap=0, n_permutations=999, seed=2), memo)
+    pairwise(_values(), ["a", "c"], inference, memo)
+    assert computed == ["comparisons"] * 3
+    for entry in (tmp_path / "values").glob("comparisons-*/0.npy"):
+        np.save(entry, np.zeros((12, 1)))
+    pd.testing.assert_frame_equal(pairwise(_values(), ["a", "b", "c"], inference, memo), plain, check_exact=True)
+    assert computed == ["comparisons"] * 4
+
+
+DOCS = {"d1": "The woman and the nurses saw a man.", "d2": "A nurse.", "d3": "", "d4": "She met the doctor at the table."}
+LISTS = ([["d4", "d2", "d1", "d3"], ["d1", "d4"]], [["nurse"], ["woman", "table"]])
+
+
+def test_document_genderedness_is_kept_by_the_store_content_and_the_lists(hand, tmp_path):
+    """g_q(d) and C(d) of a published store's documents are computed once and read back bit for bit; other lists or
+    queries are other entries; a store that is not a published entry (in memory) keeps nothing."""
+    corpus = InMemoryCorpus(DOCS)
+    store = TermStore.for_corpus(corpus, tmp_path / "stores")
+    store.ensure(corpus, None, progress=False)
+    assert store.content_id is not None
+    direction = gender_direction(hand)
+    plain = GenderednessModel(store, hand, direction)
+    expected, counts = plain.lists_document_genderedness(*LISTS), plain.measurable_counts(["d1", "d2", "d3", "d4"])
+    # d3 empty; C(d): woman, man; nurse; nothing; she, doctor, table (query terms are not taken out of C(d))
+    assert np.isnan(expected[0][3]) and counts.tolist() == [2, 1, 0, 3]
+    computed: list[str] = []
+    memo = _counting(arrays_memo(tmp_path / "cache"), computed)
+    for _ in range(2):
+        model = GenderednessModel(store, hand, direction, memo)
+        found = model.lists_document_genderedness(*LISTS)
+        assert len(found) == 2 and all(np.array_equal(a, b, equal_nan=True) for a, b in zip(found, expected))
+        assert np.array_equal(model.measurable_counts(["d1", "d2", "d3", "d4"]), counts)
+    assert computed == ["genderedness", "measurable"]
+    model.lists_document_genderedness([["d4", "d2", "d1", "d3"], ["d1", "d4"]], [["nurse"], ["woman"]])
+    model.lists_document_genderedness([["d4", "d2", "d1"], ["d1", "d4"]], [["nurse"], ["woman", "table"]])
+    assert computed == ["genderedness", "measurable", "genderedness", "genderedness"]
+    in_memory = TermStore()
+    in_memory.ensure(corpus, None, progress=False)
+    found = GenderednessModel(in_memory, hand, direction, memo).lists_document_genderedness(*LISTS)
+    assert all(np.array_equal(a, b, equal_nan=True) for a, b in zip(found, expected)) and len(computed) == 4
+
+
+@pytest.fixture(scope="module")
+def inputs(shared_data, glove, tmp_path_factory):
+    return make_time_inputs(shared_data / "time", tmp_path_factory.mktemp("values-inputs"), glove)
+
+
+def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
+    """Four runs audited without a cache, then twice on one: the same printout and the same comparisons, per-query
+    values and table, byte for byte; the second audit, with the comparisons, the document genderedness and the
+    documents' counts made impossible to compute, reads them all from the entries the first one left as they were."""
+    def audit(out, *cache):
+        args = inputs.audit_args(inputs.runs[0], *cache, "--out", tmp_path / out)
+        at = args.index(str(inputs.runs[0])) + 1
+        code, printed, err = run_cli([*args[:at], *map(str, inputs.runs[1:]), *args[at:]])
+        assert (code, err) == (0, "")
+        return printed.replace(str(tmp_path / out), "OUT")
+
+    cache = tmp_path / "cache"
+    fresh = audit("fresh", "--no-cache")
+    assert audit("cold", "--cache-dir", cache) == fresh
+    def entries() -> dict[str, tuple[int, int]]:  # each entry's first array: its inode and time, as written
+        return {r.path.name: ((r.path / "0.npy").stat().st_ino, (r.path / "0.npy").stat().st_mtime_ns)
+                for r in scan(cache) if r.kind == "values"}
+    kept = entries()
+    assert {name.rsplit("-", 1)[0] for name in kept} == {"texfair", "comparisons", "genderedness", "measurable", "counts"}
+
+    def impossible(*args, **kwargs):
+        raise AssertionError("computed again")
+    monkeypatch.setattr(comparisons, "_pairwise", impossible)
+    monkeypatch.setattr(GenderednessModel, "_lists_values", impossible)
+    monkeypatch.setattr(GenderednessModel, "_document_values", impossible)
+    monkeypatch.setattr(TermStore, "term_sums", impossible)
+    assert audit("warm", "--cache-dir", cache) == fresh
+    assert entries() == kept
+    for name in ("comparisons.csv", "per_query.csv", "table.tsv"):
+        assert (tmp_path / "cold" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes() \
+            == (tmp_path / "warm" / name).read_bytes()
