@@ -316,7 +316,7 @@ STAGES = (
     ("bias measures (GSR fits, RaB/ARaB, NFaiRR, TExFAIR, all cut-offs)", ("measures/", "audit/bias.py"), ()),
     ("reading runs, qrels, topics", ("trec/",), ()),
     ("corpus, term store, embeddings (cache)", ("corpus/", "cache/", "embeddings", "audit/rows.py"), ()),
-    ("writing outputs (JSON, CSV, tables, plots, HTML)", ("audit/report.py", "audit/html.py", "audit/plots.py", "atomic.py"), ()),
+    ("writing outputs (JSON, CSV, tables, plots, HTML)", ("presentation/", "atomic.py"), ()),
     ("audit assembly (other irfair code)", ("",), ()),
 )
 # run in the profiled process: every 2 ms, the innermost irfair function on the main thread's stack (or the import

@@ -3,6 +3,8 @@ names every input, computed again when an entry is damaged, and a re-audit of un
 them again while it prints and writes the same bytes."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,6 +18,8 @@ from irfair.corpus import InMemoryCorpus
 from irfair.corpus.termstore import TermStore
 from irfair.gender import gender_direction
 from irfair.gender.genderedness import GenderednessModel
+from irfair.measures.trec_judged import Judged
+from irfair.presentation import beside, report
 
 NAN = float("nan")
 
@@ -108,8 +112,9 @@ def inputs(shared_data, glove, tmp_path_factory):
 
 def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
     """Four runs audited without a cache, then twice on one: the same printout and the same comparisons, per-query
-    values and table, byte for byte; the second audit, with the comparisons, the document genderedness and the
-    documents' counts made impossible to compute, reads them all from the entries the first one left as they were."""
+    values and table, byte for byte; the second audit, with the comparisons, the document genderedness, the
+    documents' counts and the runs' evaluation made impossible to compute, reads them all from the entries the first
+    one left as they were."""
     def audit(out, *cache):
         args = inputs.audit_args(inputs.runs[0], *cache, "--out", tmp_path / out)
         at = args.index(str(inputs.runs[0])) + 1
@@ -117,6 +122,13 @@ def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(input
         assert (code, err) == (0, "")
         return printed.replace(str(tmp_path / out), "OUT")
 
+    monkeypatch.setenv("IRFAIR_JOBS", "2")
+    forks = []
+
+    def made_beside(make, jobs=None):
+        forks.append(jobs)
+        return beside.made_beside(make, jobs)
+    monkeypatch.setattr(report, "made_beside", made_beside)
     cache = tmp_path / "cache"
     fresh = audit("fresh", "--no-cache")
     assert audit("cold", "--cache-dir", cache) == fresh
@@ -124,7 +136,8 @@ def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(input
         return {r.path.name: ((r.path / "0.npy").stat().st_ino, (r.path / "0.npy").stat().st_mtime_ns)
                 for r in scan(cache) if r.kind == "values"}
     kept = entries()
-    assert {name.rsplit("-", 1)[0] for name in kept} == {"texfair", "comparisons", "genderedness", "measurable", "counts"}
+    assert {name.rsplit("-", 1)[0] for name in kept} == {"texfair", "comparisons", "genderedness", "measurable", "counts",
+                                                         "evaluation"}
 
     def impossible(*args, **kwargs):
         raise AssertionError("computed again")
@@ -132,8 +145,55 @@ def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(input
     monkeypatch.setattr(GenderednessModel, "_lists_values", impossible)
     monkeypatch.setattr(GenderednessModel, "_document_values", impossible)
     monkeypatch.setattr(TermStore, "term_sums", impossible)
+    monkeypatch.setattr(Judged, "from_columns", impossible)  # each run's documents among the judgements
     assert audit("warm", "--cache-dir", cache) == fresh
     assert entries() == kept
     for name in ("comparisons.csv", "per_query.csv", "table.tsv"):
         assert (tmp_path / "cold" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes() \
             == (tmp_path / "warm" / name).read_bytes()
+
+    def page(out: str) -> str:  # report.html without the time it was made and the folder named on the command line
+        text = (tmp_path / out / "report.html").read_text(encoding="utf-8").replace(str(tmp_path / out), "OUT")
+        return re.sub(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", "TIME", text)
+    # the warm audit's page laid out by a forked child (every plot read from the cache: irfair.presentation.beside),
+    # the fresh and the cold audit's here (their plots drawn now)
+    assert page("warm") == page("cold") and forks == [1, 1, None]  # without a cache, with an empty one, with all plots
+
+
+def test_a_runs_evaluation_is_read_back_as_computed(shared_data, tmp_path):
+    """trec_eval 10's test run against its qrels, with -c and without: the values read back equal those computed;
+    another relevance level, another grade or other measures are other entries; a run given in memory keeps
+    nothing."""
+    from irfair.measures.effectiveness import evaluate
+    from irfair.measures.trec_judged import QrelsIndex
+    from irfair.trec import Run, read_qrels, read_run
+
+    folder = shared_data / "trec_eval"
+    qrels = read_qrels(folder / "qrels.test")
+    lines = (folder / "results.test").read_text().splitlines()
+    lacking = lines[0].split()[0]  # its first query left out: -c evaluates one query more
+    (tmp_path / "lacking.run").write_text("\n".join(line for line in lines if line.split()[0] != lacking) + "\n")
+    run = read_run(tmp_path / "lacking.run")
+    assert run.columns is not None and lacking in qrels and lacking not in run.columns
+    measures = ("MAP", "nDCG@100", "P@10", "num_rel")
+    computed: list[str] = []
+    memo = _counting(arrays_memo(tmp_path), computed)
+
+    def both(qrels, **options):
+        plain = evaluate(run, qrels, measures, **options)
+        for _ in range(2):
+            kept = evaluate(run, qrels, measures, qrels_index=QrelsIndex(qrels), memo=memo, **options)
+            pd.testing.assert_frame_equal(kept.per_query, plain.per_query, check_exact=True)
+            assert kept.means == plain.means and kept.n_missing == plain.n_missing
+        return plain
+
+    both(qrels)
+    assert both(qrels, complete=True).n_queries == both(qrels).n_queries + 1
+    both(qrels, relevance_level=2)
+    assert computed == ["evaluation"] * 3
+    first = next(qid for qid in qrels if qid != lacking)
+    changed = {**qrels, first: {doc: grade + 1 for doc, grade in qrels[first].items()}}
+    assert both(changed).means["MAP"] != both(qrels).means["MAP"] and computed == ["evaluation"] * 4
+    in_memory = Run(run.name, {qid: run.columns[qid] for qid in run.columns})
+    evaluate(in_memory, qrels, measures, qrels_index=QrelsIndex(qrels), memo=memo)
+    assert computed == ["evaluation"] * 4

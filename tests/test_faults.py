@@ -75,9 +75,9 @@ def test_four_audits_at_once_on_one_cold_cache(inputs, reference, tmp_path, repe
     # values shared where their inputs are the same: the perfect run's TExFAIR over its tie orders (the qrels'), the
     # perfect and the random run's document genderedness (1 + 1) and the counts of the perfect run's documents (1);
     # runs A and B list the same documents within the audited depth (3 system lists of genderedness, 3 sets of
-    # documents measured), not within their whole depth (4 sets counted)
+    # documents measured), not within their whole depth (4 sets counted, 4 runs evaluated)
     labels = collections.Counter(r.path.name.rsplit("-", 1)[0] for r in entries if r.kind == "values")
-    assert labels == {"texfair": 1, "genderedness": 2 + 3, "measurable": 3, "counts": 1 + 4}, labels
+    assert labels == {"texfair": 1, "genderedness": 2 + 3, "measurable": 3, "counts": 1 + 4, "evaluation": 4}, labels
     # the scatter plots of the four --out folders, 3 each (equal plots shared): at most 12, all whole
     assert 3 <= len([r for r in entries if r.kind == "figures"]) <= 12
     # each run file parsed once (its store rows are kept too when its process found the store complete)

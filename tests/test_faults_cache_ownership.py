@@ -97,10 +97,11 @@ def test_a_users_folder_given_as_cache_survives_every_cache_command_and_an_audit
     built = [r for r in scan(root) if r.state != "foreign"]
     # runs: the run file parsed, and its rows in the term store; figures: the scatter plots of --out; values: the
     # perfect run's TExFAIR over the orders of its ties, the document genderedness of the perfect run, the random run
-    # and the system, the documents' counts (those of the perfect run, those of the others) and the measured ones
+    # and the system, the documents' counts (those of the perfect run, those of the others), the measured ones, and
+    # the run's evaluation
     assert {r.kind for r in built} == {"terms", "embeddings", "runs", "figures", "values"} and {r.state for r in built} == {"ok"}
     values = len([r for r in built if r.kind == "values"])
-    assert values == 1 + 3 + 2 + 1
+    assert values == 1 + 3 + 2 + 1 + 1
     assert _user_part(_digests(root, outside), root) == before
 
     code, printed, _ = run_cli(["cache", "clear", "--cache-dir", root])

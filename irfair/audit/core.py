@@ -201,7 +201,7 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
     def evaluation(run: Run):
         return evaluate(run, inputs.qrels, config.measures, inputs.qids, complete=config.complete,
                         relevance_level=config.relevance_level,
-                        qrels_index=qrels_index() if run.columns is not None else None)
+                        qrels_index=qrels_index() if run.columns is not None else None, memo=memo)
 
     perfect_gsr = gsr_of(PERFECT, documents.perfect_rows, lambda qid, n: perfect.weights[qid])
     if perfect_gsr.n_queries == 0:

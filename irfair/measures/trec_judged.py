@@ -50,6 +50,14 @@ class QrelsIndex:
         self.grades = np.asarray(grades, dtype=np.int64)[order]
         self.doc_ids = string_array(list(code_of)).cast(pa.string())
 
+    @cached_property
+    def digest(self) -> str:
+        """A digest of every judgement (:func:`irfair.cache.arrays.inputs_key`): the key of values computed from them."""
+        from ..cache.arrays import inputs_key
+        from ..trec.columns import string_parts
+
+        return inputs_key("qrels index", [self.keys, self.grades, *string_parts(self.doc_ids)], (list(self.position), self.width))
+
 
 class Judged:
     """The rankings of ``queries`` (``docs[qid]``: document ids in trec_eval's order; every query must have one)

@@ -186,6 +186,19 @@ def _drawn_in_worker(key: str):
     return _jobs[key]()
 
 
+class Drawings(dict):
+    """``{key: get}`` of :func:`scatter_drawings`, with ``ready``: whether every ``get`` gives a drawing already made
+    (read from the cache), drawing and writing nothing, waiting for no worker process: only then may a process
+    forked from this one call them."""
+
+    ready = False
+
+
+def drawings_ready(drawings: dict) -> bool:
+    """Whether every ``get`` of ``drawings`` gives a drawing already made (:class:`Drawings`)."""
+    return bool(getattr(drawings, "ready", False))
+
+
 @contextmanager
 def drawn_by_workers(drawings: dict[str, Callable[[], T]], jobs: int | None = None) -> Iterator[dict[str, Callable[[], T]]]:
     """``{key: get}`` where ``get()`` gives ``drawings[key]()``.
@@ -242,8 +255,10 @@ def scatter_drawings(result: AuditResult, y_range: tuple[float, float] | None, p
         def kept(name: str):
             return entries[name].obtain(load_drawing, lambda staging: write_drawing(staging, drawn[name]()))
 
-        yield {name: ((lambda drawing=found[name]: drawing) if found[name] is not None
-                      else functools.cache(functools.partial(kept, name))) for name in data}
+        got = Drawings({name: ((lambda drawing=found[name]: drawing) if found[name] is not None
+                               else functools.cache(functools.partial(kept, name))) for name in data})
+        got.ready = not missing
+        yield got
 
 
 def _rendered(make: Callable, formats: tuple[str, ...]) -> dict[str, bytes]:

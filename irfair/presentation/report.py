@@ -14,10 +14,11 @@ from ..atomic import unique_filenames, write_outputs
 from ..audit.result import AuditResult
 from ..cache import refuse_inside_cache
 from .baseline_view import baseline_lines
+from .beside import made_beside
 from .bias_summary import format_bias
 from .formats import FORMATTERS, format_latex, format_tsv
 from .html import audit_page
-from .plots import scatter_drawings, shared_y_range
+from .plots import drawings_ready, scatter_drawings, shared_y_range
 from .summary import footnotes, format_table
 from .text_table import fixed_width
 from .verdict import WIDTH, comparison_table, format_verdict
@@ -88,7 +89,13 @@ def save_audit(result: AuditResult, out_dir: str | Path, plots: bool = True, htm
         if plots:
             for name, stem in unique_filenames(result.systems, "scatter plot files").items():
                 writers[f"scatter_{stem}.png"] = lambda p, name=name: p.write_bytes(drawn[name]()[0])
-        if html:
-            writers["report.html"] = lambda p: p.write_text(audit_page(result, {name: get()[1] for name, get in drawn.items()}),
-                                                            encoding="utf-8")
-        return write_outputs(out_dir, writers)
+        if not html:
+            return write_outputs(out_dir, writers)
+
+        def page() -> str:
+            return audit_page(result, {name: get()[1] for name, get in drawn.items()})
+        # laid out by a forked process while the files above are written, when every plot was read from the cache (one
+        # to be drawn, by this process or a worker, and kept in the cache, is not the child's to make)
+        with made_beside(page, None if drawings_ready(drawn) else 1) as made:
+            writers["report.html"] = lambda p: p.write_text(made(), encoding="utf-8")
+            return write_outputs(out_dir, writers)

@@ -184,3 +184,19 @@ def string_array(strings: list[str]):
         return pa.Array.from_buffers(pa.string(), len(encoded), [None, pa.py_buffer(offsets.astype(np.int32)),
                                                                  pa.py_buffer(b"".join(encoded))])
     return pa.Array.from_buffers(pa.large_string(), len(encoded), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(encoded))])
+
+
+def string_parts(strings) -> list[np.ndarray] | None:
+    """A pyarrow string array's content as two numpy views, ``[offsets from 0, UTF-8 bytes]``, for a digest: equal
+    strings in equal order give equal arrays, however the array was made or sliced. None for an array with nulls or of
+    another layout (a chunked array, string views)."""
+    import pyarrow as pa
+
+    if not isinstance(strings, pa.Array) or strings.null_count or not (pa.types.is_string(strings.type)
+                                                                        or pa.types.is_large_string(strings.type)):
+        return None
+    _, offsets, data = strings.buffers()
+    kind = np.int32 if pa.types.is_string(strings.type) else np.int64
+    offsets = np.frombuffer(offsets, dtype=kind, count=len(strings) + 1 + strings.offset)[strings.offset:]
+    content = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
+    return [(offsets - offsets[0]).astype(np.int64), content[offsets[0]:offsets[-1]]]
