@@ -3,7 +3,11 @@ names every input, computed again when an entry is damaged, and a re-audit of un
 them again while it prints and writes the same bytes."""
 from __future__ import annotations
 
+import os
+import platform
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -34,6 +38,16 @@ def test_the_key_names_every_input():
               inputs_key("x", [a.reshape(2, 3)], (1, "holm")), inputs_key("x", [a + 1], (1, "holm")),
               inputs_key("x", [a], (2, "holm")), inputs_key("x", [a[:3], a[3:]], (1, "holm"))]
     assert len({base, *others}) == 7
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="OpenBLAS's x86-64 kernels are chosen here")
+def test_the_key_names_the_kernels_numpys_blas_chose():
+    """The same inputs under two OpenBLAS kernel sets (OPENBLAS_CORETYPE, as two CPUs of one architecture choose
+    them) are two keys: a cache shared by two machines never gives one the other's last bits."""
+    code = "import numpy as np; from irfair.cache.arrays import inputs_key; print(inputs_key('x', [np.arange(3)], 1))"
+    keys = [subprocess.run([sys.executable, "-c", code], env={**os.environ, "OPENBLAS_CORETYPE": core}, check=True,
+                           capture_output=True, text=True).stdout for core in ("Prescott", "Sandybridge", "Prescott")]
+    assert keys[0] == keys[2] != keys[1] and len(keys[0].strip()) == 32
 
 
 def _counting(memo, computed: list):

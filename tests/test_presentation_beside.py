@@ -68,3 +68,38 @@ def test_a_text_not_asked_for_ends_its_child_at_once(tmp_path):
     with made_beside(_slow_child(tmp_path / "pid", os.getpid()), jobs=2):
         child = _child_pid(tmp_path / "pid")
     assert time.perf_counter() - start < 5 and not _running(child)
+
+
+def test_a_fork_that_fails_leaves_the_text_to_this_process(monkeypatch):
+    """A process limit (EAGAIN) at the fork: the text is made here and no pipe end is left open."""
+    def refused():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+    before = len(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(os, "fork", refused)
+    with made_beside(lambda: str(os.getpid()), jobs=2) as made:
+        assert made() == str(os.getpid())
+    assert len(os.listdir("/proc/self/fd")) == before
+
+
+def test_a_child_reaped_by_the_system_still_gives_its_text(monkeypatch):
+    """With SIGCHLD ignored the kernel reaps the child itself (waitpid finds none): its text, sent whole, is used."""
+    import signal
+
+    previous = signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    try:
+        with made_beside(lambda: f"{os.getpid()} {TEXT}", jobs=2) as made:
+            pid, text = made().split(" ", 1)
+    finally:
+        signal.signal(signal.SIGCHLD, previous)
+    assert int(pid) != os.getpid() and text == TEXT
+
+
+def test_a_silent_child_is_taken_for_stuck_killed_and_the_text_made_here(tmp_path, monkeypatch):
+    from irfair.presentation import beside
+
+    monkeypatch.setattr(beside, "QUIET_LIMIT", 0.5)
+    parent = os.getpid()
+    start = time.perf_counter()
+    with made_beside(_slow_child(tmp_path / "pid", parent), jobs=2) as made:
+        assert made() == str(parent)
+    assert time.perf_counter() - start < 5 and not _running(_child_pid(tmp_path / "pid"))

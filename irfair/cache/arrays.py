@@ -10,6 +10,7 @@ without pickles); a damaged one is said and computed again (:mod:`.entry`).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import platform
@@ -72,12 +73,28 @@ def _source_digest() -> bytes:
 _SOURCE = _source_digest()
 
 
+@functools.cache
+def _platform() -> str:
+    """numpy's and scipy's versions (numpy's generators draw the resamples), the machine's architecture and the BLAS
+    numpy multiplies with: its version and the kernels it chose for this CPU (OpenBLAS picks them at run time, and two
+    CPUs of one architecture may round a product's last bit apart). Only numpy's own BLAS is named: the libraries
+    loaded later (scipy's) would make the name depend on when it was first asked for."""
+    import scipy
+    from threadpoolctl import threadpool_info
+
+    libraries = [lib for lib in threadpool_info() if lib.get("user_api") == "blas"]
+    # a wheel's numpy brings its BLAS in numpy.libs; elsewhere (conda) numpy and scipy share the system's
+    own = [lib for lib in libraries if any(part.startswith("numpy") for part in Path(str(lib.get("filepath", ""))).parts)]
+    blas = sorted({f"{lib.get('internal_api')} {lib.get('version')} {lib.get('architecture')}" for lib in own or libraries})
+    return f"numpy {np.__version__} scipy {scipy.__version__} {platform.machine()} blas {'; '.join(blas)}"
+
+
 def inputs_key(label: str, arrays: Sequence[np.ndarray], settings: object) -> str:
-    """32 hex digits naming what a computation returns: its ``label``, irfair's source, numpy's version (its generators
-    draw the resamples), the machine's architecture, every array's dtype, shape and bytes, and ``repr(settings)``."""
+    """32 hex digits naming what a computation returns: its ``label``, irfair's source, numpy's and scipy's versions,
+    the machine and numpy's BLAS (:func:`_platform`), every array's dtype, shape and bytes, and ``repr(settings)``."""
     digest = hashlib.sha256(label.encode() + b"\0")
     digest.update(_SOURCE)
-    digest.update(f"{np.__version__} {platform.machine()}".encode())
+    digest.update(_platform().encode())
     for array in arrays:
         array = np.ascontiguousarray(array)
         digest.update(f"{array.dtype.str}{array.shape}".encode())

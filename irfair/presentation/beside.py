@@ -1,36 +1,62 @@
 """A text made by a process forked from this one while this one goes on: ``report.html`` (0.7 s of Python for a
 Robust04-sized audit's 18 systems, 84,000 cells) is laid out on the second core while ``audit.json``, the CSV
 files and the tables are written on the first. The child holds what this process held when it was forked, runs the
-same code on it and sends the text back through a pipe: the bytes are those made here (tested). It never writes
-anything else, prints nothing and leaves through ``os._exit``; if it fails, or is killed, the text is made here, so
-an error is raised where it would have been."""
+same code on it and sends the text back through a pipe, its length first: the bytes are those made here (tested).
+It never writes anything else, prints nothing and leaves through ``os._exit``. The text is made here instead when
+the child cannot be forked, fails, is killed, or sends nothing for :data:`QUIET_LIMIT` seconds (then it is killed):
+an error is raised where it would have been, and no save waits on a child for ever. Linux only (elsewhere a fork
+without exec is not safe with the system's own threads)."""
 from __future__ import annotations
 
 import gc
 import os
+import select
 import signal
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+
+# seconds without a byte from the child after which it is taken for stuck (a lock held at the fork by another thread)
+QUIET_LIMIT = 60.0
+_HEADER = 8  # bytes of the text's length, sent before it
 
 
 @contextmanager
 def made_beside(make: Callable[[], str], jobs: int | None = None) -> Iterator[Callable[[], str]]:
     """``get`` where ``get()`` gives ``make()``, made by a forked child from the start of the block when ``jobs``
-    (default :func:`irfair.executor.default_jobs`) is 2 or more and this platform forks; otherwise made here when first
-    asked for. A child still running when the block ends is killed."""
+    (default :func:`irfair.executor.default_jobs`) is 2 or more on Linux; otherwise, or when the child does not send
+    it whole, made here when first asked for. A child still running when the block ends is killed."""
     from ..executor import default_jobs
 
-    if (default_jobs() if jobs is None else jobs) < 2 or not hasattr(os, "fork"):
-        made: list[str] = []
+    done: list[str] = []
+    child = None
+    if (default_jobs() if jobs is None else jobs) >= 2 and sys.platform.startswith("linux"):
+        child = _forked(make)
 
-        def here() -> str:
-            if not made:
-                made.append(make())
-            return made[0]
-        yield here
-        return
-    read_end, write_end = os.pipe()
-    pid = os.fork()
+    def get() -> str:
+        if not done:
+            text = child.received() if child is not None else None
+            done.append(make() if text is None else text)
+        return done[0]
+    try:
+        yield get
+    finally:
+        if child is not None:
+            child.stop()
+
+
+def _forked(make: Callable[[], str]) -> _Child | None:
+    """A child making ``make()``, or None when none could be forked (a process limit, memory)."""
+    try:
+        read_end, write_end = os.pipe()
+    except OSError:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read_end)
+        os.close(write_end)
+        return None
     if pid == 0:  # the child: make the text, send it, leave without running anything of the parent's
         code = 1
         try:
@@ -39,7 +65,7 @@ def made_beside(make: Callable[[], str], jobs: int | None = None) -> Iterator[Ca
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a Ctrl-C ends it at once, without a traceback
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             data = make().encode("utf-8")
-            view = memoryview(data)
+            view = memoryview(len(data).to_bytes(_HEADER, "big") + data)
             while view:
                 view = view[os.write(write_end, view):]
             code = 0
@@ -48,17 +74,7 @@ def made_beside(make: Callable[[], str], jobs: int | None = None) -> Iterator[Ca
         finally:
             os._exit(code)
     os.close(write_end)
-    child = _Child(pid, read_end)
-    done: list[str] = []
-
-    def get() -> str:
-        if not done:
-            done.append(child.received() or make())
-        return done[0]
-    try:
-        yield get
-    finally:
-        child.stop()
+    return _Child(pid, read_end)
 
 
 class _Child:
@@ -68,27 +84,36 @@ class _Child:
         self.pid, self.read_end, self.reaped = pid, read_end, False
 
     def received(self) -> str | None:
-        """The child's text, or None when it did not send it whole (it failed, or was killed)."""
-        chunks = []
+        """The child's text, or None when it did not send it whole (it failed, was killed, or sent nothing for
+        :data:`QUIET_LIMIT` seconds)."""
+        chunks, size = [], 0
+        waiting = select.poll()
+        waiting.register(self.read_end, select.POLLIN)
         while True:
-            chunk = os.read(self.read_end, 1 << 20)
+            ready = waiting.poll(QUIET_LIMIT * 1000)
+            chunk = os.read(self.read_end, 1 << 20) if ready else b""
             if not chunk:
                 break
             chunks.append(chunk)
-        _, status = os.waitpid(self.pid, 0)
-        self.reaped = True
-        if not (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0):
+            size += len(chunk)
+        data = b"".join(chunks)
+        self.stop()
+        if size < _HEADER or int.from_bytes(data[:_HEADER], "big") != size - _HEADER:
             return None
-        return b"".join(chunks).decode("utf-8")
+        return data[_HEADER:].decode("utf-8")
 
     def stop(self) -> None:
-        """End the child if it still runs (its text was not asked for, or this process was interrupted while it
-        read), reap it and close the pipe."""
-        if not self.reaped:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        """End the child if it still runs (its text was not asked for, it was taken for stuck, or this process was
+        interrupted while it read), reap it and close the pipe; once."""
+        if self.reaped:
+            return
+        self.reaped = True
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
             os.waitpid(self.pid, 0)
-            self.reaped = True
+        except ChildProcessError:  # reaped by the system already (SIGCHLD ignored)
+            pass
         os.close(self.read_end)
