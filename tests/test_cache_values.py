@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 from faults_data import make_time_inputs, run_cli
 
-from irfair.audit import comparisons
+from irfair.audit import agreement, comparisons
 from irfair.audit.comparisons import Inference, QueryValues, pairwise
 from irfair.cache.arrays import arrays_memo, inputs_key
 from irfair.cache.manage import scan
@@ -86,6 +86,24 @@ def test_comparisons_are_read_back_as_computed(tmp_path):
     assert computed == ["comparisons"] * 4
 
 
+def test_the_agreement_is_read_back_as_computed(tmp_path):
+    """The agreement table of test_audit_bias's hand example, read from the cache: every value (NaN included) and
+    dtype as computed; other values are another entry."""
+    from irfair.audit.agreement import agreement_table
+
+    systems = pd.DataFrame({"a": [1.0, 2, 3, 4], "b": [1.0, 3, 2, 4], "c": [4.0, 3, np.nan, 1]}, index=list("wxyz"))
+    per_query = pd.DataFrame({"a": [1.0, 2, 3, np.nan], "b": [1.0, 3, 2, 5]})
+    plain = agreement_table(systems, per_query)
+    assert plain["kendall_p"].iloc[0] == pytest.approx(1 / 3) and np.isnan(plain["pearson_r"].iloc[2])
+    computed: list[str] = []
+    memo = _counting(arrays_memo(tmp_path), computed)
+    for _ in range(2):
+        pd.testing.assert_frame_equal(agreement_table(systems, per_query, memo), plain, check_exact=True)
+    per_query.loc[0, "b"] = 2.0
+    assert agreement_table(systems, per_query, memo)["pearson_r"].iloc[0] != plain["pearson_r"].iloc[0]
+    assert computed == ["agreement"] * 2
+
+
 DOCS = {"d1": "The woman and the nurses saw a man.", "d2": "A nurse.", "d3": "", "d4": "She met the doctor at the table."}
 LISTS = ([["d4", "d2", "d1", "d3"], ["d1", "d4"]], [["nurse"], ["woman", "table"]])
 
@@ -124,15 +142,29 @@ def inputs(shared_data, glove, tmp_path_factory):
     return make_time_inputs(shared_data / "time", tmp_path_factory.mktemp("values-inputs"), glove)
 
 
-def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(inputs, tmp_path, monkeypatch):
-    """Four runs audited without a cache, then twice on one: the same printout and the same comparisons, per-query
-    values and table, byte for byte; the second audit, with the comparisons, the document genderedness, the
-    documents' counts and the runs' evaluation made impossible to compute, reads them all from the entries the first
-    one left as they were."""
+@pytest.fixture(scope="module")
+def runs(inputs) -> list[str]:
+    """The four runs and a fifth, run B's first 40 documents: five systems, as many as the agreement of the bias
+    measures needs."""
+    fifth = inputs.runs[1].with_name("E.run")
+    fifth.write_text("".join(line + "\n" for line in inputs.runs[1].read_text().splitlines() if int(line.split()[3]) <= 40))
+    return [*map(str, inputs.runs), str(fifth)]
+
+
+def _audit_args(inputs, runs: list[str], *extra) -> list[str]:
+    """The audit of every run of ``runs`` (:meth:`TimeInputs.audit_args` takes one)."""
+    args = inputs.audit_args(inputs.runs[0], *map(str, extra))
+    at = args.index(str(inputs.runs[0]))
+    return [*args[:at], *runs, *args[at + 1:]]
+
+
+def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(inputs, runs, tmp_path, monkeypatch):
+    """Five runs audited without a cache, then twice on one: the same printout and the same comparisons, per-query
+    values, table and agreement, byte for byte; the second audit, with the comparisons, the document genderedness,
+    the documents' counts, the runs' evaluation and the measures' agreement made impossible to compute, reads them
+    all from the entries the first one left as they were."""
     def audit(out, *cache):
-        args = inputs.audit_args(inputs.runs[0], *cache, "--out", tmp_path / out)
-        at = args.index(str(inputs.runs[0])) + 1
-        code, printed, err = run_cli([*args[:at], *map(str, inputs.runs[1:]), *args[at:]])
+        code, printed, err = run_cli(_audit_args(inputs, runs, *cache, "--out", tmp_path / out))
         assert (code, err) == (0, "")
         return printed.replace(str(tmp_path / out), "OUT")
 
@@ -151,7 +183,7 @@ def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(input
                 for r in scan(cache) if r.kind == "values"}
     kept = entries()
     assert {name.rsplit("-", 1)[0] for name in kept} == {"texfair", "comparisons", "genderedness", "measurable", "counts",
-                                                         "evaluation"}
+                                                         "evaluation", "agreement"}
 
     def impossible(*args, **kwargs):
         raise AssertionError("computed again")
@@ -160,9 +192,11 @@ def test_a_re_audit_computes_no_kept_value_again_and_writes_the_same_bytes(input
     monkeypatch.setattr(GenderednessModel, "_document_values", impossible)
     monkeypatch.setattr(TermStore, "term_sums", impossible)
     monkeypatch.setattr(Judged, "from_columns", impossible)  # each run's documents among the judgements
+    monkeypatch.setattr(agreement, "_kendall", impossible)  # the agreement of the bias measures
+    monkeypatch.setattr(agreement, "_pearson", impossible)
     assert audit("warm", "--cache-dir", cache) == fresh
     assert entries() == kept
-    for name in ("comparisons.csv", "per_query.csv", "table.tsv"):
+    for name in ("comparisons.csv", "per_query.csv", "table.tsv", "agreement.csv"):
         assert (tmp_path / "cold" / name).read_bytes() == (tmp_path / "fresh" / name).read_bytes() \
             == (tmp_path / "warm" / name).read_bytes()
 
@@ -211,3 +245,14 @@ def test_a_runs_evaluation_is_read_back_as_computed(shared_data, tmp_path):
     in_memory = Run(run.name, {qid: run.columns[qid] for qid in run.columns})
     evaluate(in_memory, qrels, measures, qrels_index=QrelsIndex(qrels), memo=memo)
     assert computed == ["evaluation"] * 4
+
+
+def test_a_re_audit_does_not_import_scipy_stats(inputs, runs, tmp_path):
+    """scipy.stats (a second of a warm audit's start-up, imported for the agreement's p-values) is not imported by a
+    re-audit that reads the agreement from the cache."""
+    args = _audit_args(inputs, runs, "--cache-dir", tmp_path / "cache", "--out", tmp_path / "out")
+    code = ("import sys; from irfair.cli import main; main(sys.argv[1:]); "
+            "print('scipy.stats' in sys.modules, file=sys.stderr)")
+    imported = [subprocess.run([sys.executable, "-c", code, *args], check=True, capture_output=True, text=True).stderr.split()[-1]
+                for _ in range(2)]
+    assert imported == ["True", "False"]

@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import warnings
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+
+if TYPE_CHECKING:
+    from ..cache.arrays import ArraysMemo
 
 AGREEMENT_COLUMNS = ("measure_a", "measure_b", "kendall_tau", "kendall_p", "n_systems", "pearson_r", "pearson_p", "n_pairs")
 
@@ -52,20 +56,40 @@ def _pearson(a: np.ndarray, b: np.ndarray) -> tuple[float, float, int]:
     return float(result.statistic), float(result.pvalue), n
 
 
-def agreement_table(system_values: pd.DataFrame, per_query: pd.DataFrame | None = None) -> pd.DataFrame:
+def agreement_table(system_values: pd.DataFrame, per_query: pd.DataFrame | None = None,
+                    memo: ArraysMemo | None = None) -> pd.DataFrame:
     """One row per pair of measures, in the order of ``system_values``' columns (see the module docstring).
 
     ``system_values``: one row per system, one column per measure; ``per_query``: one row per system and
     query with a column for each measure that has per-query values (a measure without one gets NaN r).
+    ``memo`` (an audit's cache, :func:`irfair.cache.arrays.arrays_memo`): the numbers are read from it when these
+    values were compared before (a re-audit then does not import scipy.stats, a second of its start-up).
     """
     per_query = pd.DataFrame() if per_query is None else per_query
-    rows = []
-    for a, b in combinations(list(system_values.columns), 2):
-        tau, tau_p, n_systems = _kendall(system_values[a].to_numpy(dtype=np.float64), system_values[b].to_numpy(dtype=np.float64))
-        if a in per_query and b in per_query:
-            r, r_p, n_pairs = _pearson(per_query[a].to_numpy(dtype=np.float64), per_query[b].to_numpy(dtype=np.float64))
-        else:
-            r, r_p, n_pairs = float("nan"), float("nan"), 0
-        rows.append({"measure_a": a, "measure_b": b, "kendall_tau": tau, "kendall_p": tau_p, "n_systems": n_systems,
-                     "pearson_r": r, "pearson_p": r_p, "n_pairs": n_pairs})
+    pairs = list(combinations(list(system_values.columns), 2))
+
+    def numbers() -> tuple[np.ndarray]:
+        rows = []
+        for a, b in pairs:
+            tau, tau_p, n_systems = _kendall(system_values[a].to_numpy(dtype=np.float64), system_values[b].to_numpy(dtype=np.float64))
+            if a in per_query and b in per_query:
+                r, r_p, n_pairs = _pearson(per_query[a].to_numpy(dtype=np.float64), per_query[b].to_numpy(dtype=np.float64))
+            else:
+                r, r_p, n_pairs = float("nan"), float("nan"), 0
+            rows.append((tau, tau_p, n_systems, r, r_p, n_pairs))
+        return (np.array(rows, dtype=np.float64).reshape(len(pairs), 6),)
+
+    if memo is None or not pairs:
+        found = numbers()[0]
+    else:
+        from ..cache.arrays import inputs_key
+
+        pooled = [c for c in system_values.columns if c in per_query]
+        key = inputs_key("agreement", [system_values.to_numpy(dtype=np.float64), per_query[pooled].to_numpy(dtype=np.float64)],
+                         (list(map(str, system_values.columns)), pooled))
+        kept = memo("agreement", key, numbers)
+        found = kept[0] if len(kept) == 1 and kept[0].shape == (len(pairs), 6) else numbers()[0]
+    rows = [{"measure_a": a, "measure_b": b, "kendall_tau": float(tau), "kendall_p": float(tau_p), "n_systems": int(n_systems),
+             "pearson_r": float(r), "pearson_p": float(r_p), "n_pairs": int(n_pairs)}
+            for (a, b), (tau, tau_p, n_systems, r, r_p, n_pairs) in zip(pairs, found.tolist())]
     return pd.DataFrame(rows, columns=list(AGREEMENT_COLUMNS))

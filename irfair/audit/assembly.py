@@ -20,14 +20,14 @@ from .ties import tie_report
 
 def assemble(config: AuditConfig, inputs: Inputs, documents: Documents, measured: Measured) -> AuditResult:
     """The conclusions (every comparison), the warnings, the counts and the provenance, in one result."""
-    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference,
-                    arrays_memo(inputs.cache))
+    memo = arrays_memo(inputs.cache)
+    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference, memo)
     ties = [tie_report(run, documents.perfect.depth) for run in inputs.runs]
     return AuditResult(found.systems, inputs.embeddings.name, inputs.direction, config.depth, config.query_field,
                        _counts(inputs, documents, measured), config.labels, provenance=_provenance(config, inputs, documents),
                        warnings=detect(_evidence(config, inputs, documents, found, ties)), ties=[t.to_dict() for t in ties],
                        bias=documents.bias, inference=config.inference, comparisons=found.comparisons, tradeoff=found.tradeoff,
-                       values=found.values)
+                       values=found.values, memo=memo)
 
 
 def _evidence(config: AuditConfig, inputs: Inputs, documents: Documents, found: Conclusions, ties) -> Evidence:

@@ -266,11 +266,11 @@ def detectable(ci_low, ci_high, alpha: float, correction: str, power: float = 0.
     the median standard error of a delta, read from its 95% bootstrap CI (``ci_low``, ``ci_high``: one per test;
     width / 3.92), α' = α/m under Holm or Bonferroni over the family's m tests (Holm's first step), α otherwise.
     NaN without a CI."""
-    from scipy.stats import norm
+    from scipy.special import ndtri  # the normal quantile, as scipy.stats.norm.ppf computes it (without its import)
 
     width = np.asarray(ci_high, dtype=np.float64) - np.asarray(ci_low, dtype=np.float64)
-    se = width[np.isfinite(width)] / (2 * norm.ppf(0.975))
+    se = width[np.isfinite(width)] / (2 * ndtri(0.975))
     if not len(se):
         return float("nan")
     level = alpha / len(width) if correction in FAMILY_WISE else alpha
-    return float((norm.ppf(1 - level / 2) + norm.ppf(power)) * np.median(se))
+    return float((ndtri(1 - level / 2) + ndtri(power)) * np.median(se))

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from importlib import import_module
 
 import numpy as np
 
@@ -164,7 +163,6 @@ def _read(config: AuditConfig, runs, qrels, topics, corpus, embeddings, backgrou
     the GIL) on a thread while the runs are read."""
     check_run_memory(runs)
     store_loading = beside(_open_store, corpus, cache)
-    beside(import_module, "scipy.stats")  # for the agreement of the measures, at the end; half a second
     topic_map = as_topics(topics)
     qrel_map = as_qrels(qrels)
     check_relevance_level(qrel_map, config.relevance_level, qrels)

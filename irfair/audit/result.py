@@ -27,6 +27,7 @@ system's ``influence`` (the queries that move its GSR most, :mod:`.influence`), 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -147,6 +148,8 @@ class AuditResult:
     comparisons: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=list(COMPARISON_COLUMNS)))
     tradeoff: pd.DataFrame | None = None
     values: QueryValues | None = field(default=None, repr=False)  # per-query values of the comparisons (not saved)
+    # where the agreement's numbers are kept (the audit's cache, irfair.cache.arrays; not saved, not copied)
+    memo: Callable | None = field(default=None, repr=False, compare=False)
 
     def __setattr__(self, name: str, value) -> None:
         # the tables below are computed once and kept; setting any field (a result built by hand, then edited)
@@ -156,7 +159,7 @@ class AuditResult:
 
     def __getstate__(self) -> dict:
         # a copy (copy.deepcopy, pickle) starts without the kept tables: it may be edited before it is shown
-        return {k: v for k, v in self.__dict__.items() if k != "_views"}
+        return {k: (None if k == "memo" else v) for k, v in self.__dict__.items() if k != "_views"}
 
     def _view(self, key: tuple, compute) -> pd.DataFrame:
         """The table ``compute()`` gives, computed on the first call for ``key`` and kept (a copy is returned, so
@@ -272,7 +275,7 @@ class AuditResult:
                                   (a.bias.summaries[column].mean if a.bias else float("nan")) for a in audited]
         frames = [a.bias.per_query[list(self.bias_headlines)] for a in audited if a.bias is not None]
         return agreement_table(pd.DataFrame(values, index=[a.name for a in audited]),
-                               pd.concat(frames, ignore_index=True) if frames else None)
+                               pd.concat(frames, ignore_index=True) if frames else None, self.memo)
 
     def per_query(self) -> pd.DataFrame:
         """Long table: system, qid, query, query_genderedness, list_genderedness, depth, n_docs,
