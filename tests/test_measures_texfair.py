@@ -181,8 +181,8 @@ def test_expectations_over_tie_orders_are_kept_by_every_input_and_read_back(tmp_
     computed = []
     memo = arrays_memo(tmp_path)
 
-    def counting(name, key, compute):
-        return memo(name, key, lambda: (computed.append(key), compute())[1])
+    def counting(name, key, compute, shapes):
+        return memo(name, key, lambda: (computed.append(key), compute())[1], shapes)
 
     plain = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000)
     first = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, memo=counting)

@@ -219,9 +219,8 @@ class BiasCounter:
         if self.memo is None or content is None or not len(self.rows):
             return self.store.term_sums(weights, self.rows)
         key = inputs_key("term sums", [weights, self.rows], content)
-        kept = self.memo("counts", key, lambda: (self.store.term_sums(weights, self.rows),))
-        shape = (len(self.rows), weights.shape[1])
-        return kept[0] if len(kept) == 1 and kept[0].shape == shape else self.store.term_sums(weights, self.rows)
+        return self.memo("counts", key, lambda: (self.store.term_sums(weights, self.rows),),
+                         [(len(self.rows), weights.shape[1])])[0]
 
     def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str] | np.ndarray],
                 grades: Mapping[str, Sequence[float]] | None = None, n_bootstrap: int = 1000, seed: int = 0) -> SystemBias:

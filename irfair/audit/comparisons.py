@@ -151,10 +151,9 @@ def pairwise(values: QueryValues, systems, inference: Inference, memo: ArraysMem
         return _pairwise(values, pairs, inference)
     key = inputs_key("pairwise comparisons", [values.query_genderedness, *values.values.values()],
                      (values.qids, values.systems, tuple(values.values), pairs, inference))
-    kept = memo("comparisons", key, lambda: _numbers_of(_pairwise(values, pairs, inference)))
-    if len(kept) != 1 or kept[0].shape != (len(_NUMBERS), len(pairs) * len(values.values)):
-        return _pairwise(values, pairs, inference)  # not what this key computes: computed here, the entry left as it is
-    return _frame_of(kept[0], pairs, tuple(values.values))
+    numbers, = memo("comparisons", key, lambda: _numbers_of(_pairwise(values, pairs, inference)),
+                    [(len(_NUMBERS), len(pairs) * len(values.values))])
+    return _frame_of(numbers, pairs, tuple(values.values))
 
 
 # the columns of the comparisons kept as numbers (decision: its position in DECISIONS; wins, ties, losses NaN for NA)

@@ -21,16 +21,19 @@ import numpy as np
 
 from .entry import CacheEntry
 
-ArraysMemo = Callable[[str, str, Callable[[], tuple[np.ndarray, ...]]], tuple[np.ndarray, ...]]
+Arrays = tuple[np.ndarray, ...]
+ArraysMemo = Callable[[str, str, Callable[[], Arrays], Sequence[tuple[int, ...]]], Arrays]
 
 
 def arrays_memo(cache_dir: Path | None) -> ArraysMemo | None:
-    """``memo(name, key, compute)``: the arrays ``compute()`` returns, from the cache entry of ``key`` (a hex digest of
-    every input) when there is one, else computed and kept there. None without a cache folder."""
+    """``memo(name, key, compute, shapes)``: the float64 arrays ``compute()`` returns, of ``shapes``, from the cache
+    entry of ``key`` (a hex digest of every input, :func:`inputs_key`) when there is one, else computed and kept there;
+    an entry that holds other shapes is not what this key computes: they are computed here, the entry left as it is.
+    None without a cache folder."""
     if cache_dir is None:
         return None
 
-    def memo(name: str, key: str, compute: Callable[[], tuple[np.ndarray, ...]]) -> tuple[np.ndarray, ...]:
+    def memo(name: str, key: str, compute: Callable[[], Arrays], shapes: Sequence[tuple[int, ...]]) -> Arrays:
         entry = CacheEntry(cache_dir, "values", name, {"inputs": key})
 
         def build(staging: Path) -> dict[str, int]:
@@ -43,7 +46,10 @@ def arrays_memo(cache_dir: Path | None) -> ArraysMemo | None:
             count = len([name for name in manifest.files if name.endswith(".npy")])
             return tuple(np.load(folder / f"{i}.npy", allow_pickle=False) for i in range(count))
 
-        return entry.obtain(load, build)
+        kept = entry.obtain(load, build)
+        if [array.shape for array in kept] != [tuple(shape) for shape in shapes]:
+            return tuple(np.asarray(array, dtype=np.float64) for array in compute())
+        return kept
 
     return memo
 

@@ -147,8 +147,7 @@ class GenderednessModel:
         if self.memo is None or content is None or not len(rows):
             return self._document_values(rows)[1]
         key = inputs_key("measurable counts", [rows], (content, self._terms_digest))
-        kept = self.memo("measurable", key, lambda: (self._document_values(rows)[1],))
-        return kept[0] if len(kept) == 1 and kept[0].shape == rows.shape else self._document_values(rows)[1]
+        return self.memo("measurable", key, lambda: (self._document_values(rows)[1],), [rows.shape])[0]
 
     def word_genderedness(self, word: str) -> float:
         """g(w) for one token (NaN when out of vocabulary)."""
@@ -193,8 +192,7 @@ class GenderednessModel:
             n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
             key = inputs_key("document genderedness", [rows, lengths, n_excluded, *excluded],
                              (content, self._terms_digest))
-            kept = self.memo("genderedness", key, lambda: (self._lists_values(rows, lengths, excluded),))
-            out = kept[0] if len(kept) == 1 and kept[0].shape == rows.shape else self._lists_values(rows, lengths, excluded)
+            out, = self.memo("genderedness", key, lambda: (self._lists_values(rows, lengths, excluded),), [rows.shape])
         return np.split(out, np.cumsum(lengths)[:-1])
 
     def _lists_values(self, rows: np.ndarray, lengths: np.ndarray, excluded: list[np.ndarray]) -> np.ndarray:

@@ -278,11 +278,7 @@ def _kept_values(memo: ArraysMemo, doc_array, qrels_index: QrelsIndex, missing: 
         found = compute()
         return tuple(found[label] for label in labels)
 
-    kept = memo("evaluation", key, arrays)
-    found = compute() if len(kept) != len(labels) else dict(zip(labels, kept))
-    if any(array.shape != (len(settings[0]),) for array in found.values()):
-        return compute()  # not what this key computes: computed here, the entry left as it is
-    return found
+    return dict(zip(labels, memo("evaluation", key, arrays, [(len(settings[0]),)] * len(labels)), strict=True))
 
 
 def _span(bounds: tuple[int, int], max_depth: int | None) -> tuple[int, int]:

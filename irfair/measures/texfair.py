@@ -201,7 +201,5 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
         return compute()
     key = inputs_key("texfair over tie orders", [female, male, representative, lengths, ties, weights],
                      (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed))
-    kept = memo("texfair", key, compute)
-    if len(kept) != 2 or any(array.shape != shape for array in kept):
-        return compute()  # not what this key computes: computed here, the entry left as it is
-    return kept[0], kept[1]
+    values, errors = memo("texfair", key, compute, [shape, shape])
+    return values, errors
