@@ -51,8 +51,8 @@ def test_the_key_names_the_kernels_numpys_blas_chose():
 
 
 def _counting(memo, computed: list):
-    def counting(name, key, compute, shapes):
-        return memo(name, key, lambda: (computed.append(name), compute())[1], shapes)
+    def counting(name, inputs, settings, compute, shapes):
+        return memo(name, inputs, settings, lambda: (computed.append(name), compute())[1], shapes)
     return counting
 
 

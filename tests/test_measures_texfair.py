@@ -175,14 +175,15 @@ def test_expectations_over_tie_orders_are_kept_by_every_input_and_read_back(tmp_
     """With the cache's memo, the sampled expectations are computed once and read back (bit for bit) while every
     input is the same; another seed, sample count or document share is another key, computed anew; a kept entry
     whose arrays were damaged is said and computed again (irfair.cache.arrays)."""
-    from irfair.cache.arrays import arrays_memo
+    from irfair.cache.arrays import arrays_memo, inputs_key
 
     shares, mask, ties = _one_long_tie()
     computed = []
     memo = arrays_memo(tmp_path)
 
-    def counting(name, key, compute, shapes):
-        return memo(name, key, lambda: (computed.append(key), compute())[1], shapes)
+    def counting(name, inputs, settings, compute, shapes):  # each computation recorded by the key it is kept under
+        return memo(name, inputs, settings, lambda: (computed.append(inputs_key(name, inputs, settings)), compute())[1],
+                    shapes)
 
     plain = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000)
     first = texfair_over_tie_orders(*shares, mask, ties, [5, 10], samples=2000, memo=counting)

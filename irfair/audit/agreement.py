@@ -82,12 +82,9 @@ def agreement_table(system_values: pd.DataFrame, per_query: pd.DataFrame | None 
     if memo is None or not pairs:
         found = numbers()[0]
     else:
-        from ..cache.arrays import inputs_key
-
         pooled = [c for c in system_values.columns if c in per_query]
-        key = inputs_key("agreement", [system_values.to_numpy(dtype=np.float64), per_query[pooled].to_numpy(dtype=np.float64)],
-                         (list(map(str, system_values.columns)), pooled))
-        found, = memo("agreement", key, numbers, [(len(pairs), 6)])
+        found, = memo("agreement", [system_values.to_numpy(dtype=np.float64), per_query[pooled].to_numpy(dtype=np.float64)],
+                      (list(map(str, system_values.columns)), pooled), numbers, [(len(pairs), 6)])
     rows = [{"measure_a": a, "measure_b": b, "kendall_tau": float(tau), "kendall_p": float(tau_p), "n_systems": int(n_systems),
              "pearson_r": float(r), "pearson_p": float(r_p), "n_pairs": int(n_pairs)}
             for (a, b), (tau, tau_p, n_systems, r, r_p, n_pairs) in zip(pairs, found.tolist())]

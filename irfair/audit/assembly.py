@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache.arrays import arrays_memo
 from .alerts import Evidence, detect
 from .comparisons import GSR, pairs_of
 from .conclusions import Conclusions, conclude
@@ -20,14 +19,14 @@ from .ties import tie_report
 
 def assemble(config: AuditConfig, inputs: Inputs, documents: Documents, measured: Measured) -> AuditResult:
     """The conclusions (every comparison), the warnings, the counts and the provenance, in one result."""
-    memo = arrays_memo(inputs.cache)
-    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference, memo)
+    found = conclude(measured.systems, inputs.qids, config.labels, tuple(documents.bias.columns), config.inference,
+                     inputs.memo)
     ties = [tie_report(run, documents.perfect.depth) for run in inputs.runs]
     return AuditResult(found.systems, inputs.embeddings.name, inputs.direction, config.depth, config.query_field,
                        _counts(inputs, documents, measured), config.labels, provenance=_provenance(config, inputs, documents),
                        warnings=detect(_evidence(config, inputs, documents, found, ties)), ties=[t.to_dict() for t in ties],
                        bias=documents.bias, inference=config.inference, comparisons=found.comparisons, tradeoff=found.tradeoff,
-                       values=found.values, memo=memo)
+                       values=found.values, memo=inputs.memo)
 
 
 def _evidence(config: AuditConfig, inputs: Inputs, documents: Documents, found: Conclusions, ties) -> Evidence:

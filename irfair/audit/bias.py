@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ..arrays import unique_sorted
-from ..cache.arrays import ArraysMemo, inputs_key
+from ..cache.arrays import ArraysMemo
 from ..corpus import TermStore
 from ..errors import IrfairInputError
 from ..measures.aggregate import MeasureSummary
@@ -218,8 +218,7 @@ class BiasCounter:
         content = self.store.content_id
         if self.memo is None or content is None or not len(self.rows):
             return self.store.term_sums(weights, self.rows)
-        key = inputs_key("term sums", [weights, self.rows], content)
-        return self.memo("counts", key, lambda: (self.store.term_sums(weights, self.rows),),
+        return self.memo("counts", [weights, self.rows], content, lambda: (self.store.term_sums(weights, self.rows),),
                          [(len(self.rows), weights.shape[1])])[0]
 
     def measure(self, qids: Sequence[str], lists: Mapping[str, Sequence[str] | np.ndarray],

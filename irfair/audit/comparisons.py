@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..bounds import checked
-from ..cache.arrays import ArraysMemo, inputs_key
+from ..cache.arrays import ArraysMemo
 from ..errors import IrfairInputError
 from ..measures.resampling import (
     CORRECTIONS,
@@ -149,17 +149,15 @@ def pairwise(values: QueryValues, systems, inference: Inference, memo: ArraysMem
         return pd.DataFrame(columns=list(COMPARISON_COLUMNS))
     if memo is None:
         return _pairwise(values, pairs, inference)
-    key = inputs_key("pairwise comparisons", [values.query_genderedness, *values.values.values()],
-                     (values.qids, values.systems, tuple(values.values), pairs, inference))
-    numbers, = memo("comparisons", key, lambda: _numbers_of(_pairwise(values, pairs, inference)),
-                    [(len(_NUMBERS), len(pairs) * len(values.values))])
+    numbers, = memo("comparisons", [values.query_genderedness, *values.values.values()],
+                    (values.qids, values.systems, tuple(values.values), pairs, inference),
+                    lambda: _numbers_of(_pairwise(values, pairs, inference)), [(len(_NUMBERS), len(pairs) * len(values.values))])
     return _frame_of(numbers, pairs, tuple(values.values))
 
 
 # the columns of the comparisons kept as numbers (decision: its position in DECISIONS; wins, ties, losses NaN for NA)
 _NUMBERS = ("delta", "ci95_low", "ci95_high", "p", "p_adjusted", "n_queries", "p_se", "n_permutations", "decision", "wins",
             "ties", "losses")
-_INTEGERS = ("n_queries", "n_permutations")
 _COUNTS = ("wins", "ties", "losses")
 
 

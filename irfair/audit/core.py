@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..cache import CacheDir, writable_cache_dir
-from ..cache.arrays import arrays_memo
 from ..corpus import Corpus, TermStore, open_corpus
 from ..embeddings import Embeddings, load_embeddings
 from ..errors import IrfairInputError
@@ -184,7 +183,7 @@ def _measure(config: AuditConfig, inputs: Inputs, documents: Documents) -> Measu
     from tqdm.auto import tqdm
 
     perfect, bias, seed, n_bootstrap = documents.perfect, documents.bias, config.inference.seed, config.inference.n_bootstrap
-    memo = arrays_memo(inputs.cache)
+    memo = inputs.memo
     model = GenderednessModel(inputs.store, inputs.embeddings, inputs.direction, memo)
     queries = query_genderedness(model, {qid: inputs.topics[qid].text(config.query_field) for qid in inputs.qids},
                                  config.query_field)

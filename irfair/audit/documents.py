@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from ..arrays import unique_sorted
-from ..cache.arrays import ArraysMemo, arrays_memo
+from ..cache.arrays import ArraysMemo
 from ..corpus import TermStore
 from ..measures.ranking_bias import EXPOSURE
 from .background import beside
@@ -102,7 +102,7 @@ def _start_perfect_bias(config: AuditConfig, inputs: Inputs, perfect: PerfectRun
     background = {} if bias.background is None else {qid: store.doc_rows(docs) for qid, docs in bias.background.lists.items()}
     grades = {qid: [inputs.qrels[qid][doc] for doc in docs] for qid, docs in perfect.lists.items()}
     return rows, background, beside(_perfect_bias, bias, store, rows, background, list(perfect.depth), grades,
-                                    config.inference.n_bootstrap, config.inference.seed, arrays_memo(inputs.cache))
+                                    config.inference.n_bootstrap, config.inference.seed, inputs.memo)
 
 
 def _reads_exposure(bias: BiasSetup) -> bool:

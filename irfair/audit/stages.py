@@ -2,12 +2,14 @@
 every row measured — each a frozen dataclass, so a stage's output cannot change under the next."""
 from __future__ import annotations
 
+import functools
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..cache.arrays import ArraysMemo, arrays_memo
 from ..corpus import Corpus, TermStore
 from ..embeddings import Embeddings
 from ..gender.direction import GenderDirection
@@ -60,6 +62,11 @@ class Inputs:
     @property
     def qids(self) -> list[str]:
         return list(self.topics)
+
+    @functools.cached_property
+    def memo(self) -> ArraysMemo | None:
+        """Where the audit keeps the values that take long to compute (:func:`irfair.cache.arrays.arrays_memo`)."""
+        return arrays_memo(self.cache)
 
 
 @dataclass(frozen=True)

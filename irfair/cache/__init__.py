@@ -32,7 +32,8 @@ KINDS = {
     "runs": "run files parsed into columns, by the SHA-256 of their bytes",
     "figures": "an audit's scatter plots, by the values they show and the code that draws them",
     "values": "values that take long to compute (the perfect run's TExFAIR, the paired tests, each run's document "
-              "genderedness, the documents' gender-word counts), by every input they depend on",
+              "genderedness and evaluation, the documents' gender-word counts, the bias measures' agreement), by every "
+              "input they depend on",
 }
 
 __all__ = ["CACHE_ENV", "KINDS", "CacheDir", "CacheEntry", "EntryDamaged", "Fingerprinted", "Manifest", "default_cache_dir",

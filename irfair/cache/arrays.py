@@ -1,12 +1,13 @@
 """Arrays that take long to compute, kept in the cache (kind ``values``) by the digest of every input they depend on,
 and read back instead of computed again when the inputs and the code are those they were computed from: the perfect
 run's TExFAIR over the orders of its ties (10,000 orders of each long tie), the paired tests of an audit's systems
-and their intervals, each run's document genderedness, the documents' counts of gender words. Together they were
-5 s of a warm Robust04-sized audit's 8 s.
+and their intervals, each run's document genderedness and evaluation, the documents' counts of gender words, the
+agreement of the bias measures. Together they were 5 s of a warm Robust04-sized audit's 8 s.
 
-The caller owns the key (:func:`arrays_memo`): it must name everything the arrays depend on, :func:`inputs_key`
-adds irfair's source, numpy's version and the machine. An entry holds ``0.npy``, ``1.npy``, … (float64, read
-without pickles); a damaged one is said and computed again (:mod:`.entry`).
+The caller names everything the arrays depend on (the inputs and settings given to the memo, :func:`arrays_memo`);
+:func:`inputs_key` adds irfair's source, numpy's and scipy's versions, the machine and numpy's BLAS kernels. An entry
+holds ``0.npy``, ``1.npy``, … (float64, read without pickles); a damaged one is said and computed again
+(:mod:`.entry`).
 """
 from __future__ import annotations
 
@@ -22,19 +23,20 @@ import numpy as np
 from .entry import CacheEntry
 
 Arrays = tuple[np.ndarray, ...]
-ArraysMemo = Callable[[str, str, Callable[[], Arrays], Sequence[tuple[int, ...]]], Arrays]
+ArraysMemo = Callable[[str, Sequence[np.ndarray], object, Callable[[], Arrays], Sequence[tuple[int, ...]]], Arrays]
 
 
 def arrays_memo(cache_dir: Path | None) -> ArraysMemo | None:
-    """``memo(name, key, compute, shapes)``: the float64 arrays ``compute()`` returns, of ``shapes``, from the cache
-    entry of ``key`` (a hex digest of every input, :func:`inputs_key`) when there is one, else computed and kept there;
-    an entry that holds other shapes is not what this key computes: they are computed here, the entry left as it is.
-    None without a cache folder."""
+    """``memo(name, inputs, settings, compute, shapes)``: the float64 arrays ``compute()`` returns, of ``shapes``, from
+    the cache entry ``name`` of :func:`inputs_key` of ``name``, the ``inputs`` (arrays) and the ``settings`` (anything
+    with a faithful ``repr``) when there is one, else computed and kept there; an entry that holds other shapes is not
+    what this key computes: they are computed here, the entry left as it is. None without a cache folder."""
     if cache_dir is None:
         return None
 
-    def memo(name: str, key: str, compute: Callable[[], Arrays], shapes: Sequence[tuple[int, ...]]) -> Arrays:
-        entry = CacheEntry(cache_dir, "values", name, {"inputs": key})
+    def memo(name: str, inputs: Sequence[np.ndarray], settings: object, compute: Callable[[], Arrays],
+             shapes: Sequence[tuple[int, ...]]) -> Arrays:
+        entry = CacheEntry(cache_dir, "values", name, {"inputs": inputs_key(name, inputs, settings)})
 
         def build(staging: Path) -> dict[str, int]:
             arrays = compute()

@@ -146,8 +146,8 @@ class GenderednessModel:
         content = self.store.content_id
         if self.memo is None or content is None or not len(rows):
             return self._document_values(rows)[1]
-        key = inputs_key("measurable counts", [rows], (content, self._terms_digest))
-        return self.memo("measurable", key, lambda: (self._document_values(rows)[1],), [rows.shape])[0]
+        return self.memo("measurable", [rows], (content, self._terms_digest), lambda: (self._document_values(rows)[1],),
+                         [rows.shape])[0]
 
     def word_genderedness(self, word: str) -> float:
         """g(w) for one token (NaN when out of vocabulary)."""
@@ -190,9 +190,8 @@ class GenderednessModel:
             out = self._lists_values(rows, lengths, excluded)
         else:
             n_excluded = np.fromiter(map(len, excluded), dtype=np.int64, count=len(excluded))
-            key = inputs_key("document genderedness", [rows, lengths, n_excluded, *excluded],
-                             (content, self._terms_digest))
-            out, = self.memo("genderedness", key, lambda: (self._lists_values(rows, lengths, excluded),), [rows.shape])
+            out, = self.memo("genderedness", [rows, lengths, n_excluded, *excluded], (content, self._terms_digest),
+                             lambda: (self._lists_values(rows, lengths, excluded),), [rows.shape])
         return np.split(out, np.cumsum(lengths)[:-1])
 
     def _lists_values(self, rows: np.ndarray, lengths: np.ndarray, excluded: list[np.ndarray]) -> np.ndarray:

@@ -265,20 +265,19 @@ def _kept_values(memo: ArraysMemo, doc_array, qrels_index: QrelsIndex, missing: 
     """``compute()`` (``{label: per-query values}``, labels in the order ``settings`` names them), read from ``memo``
     when the run's documents, the judgements and the ``settings`` (queries, spans, level, measures) are those it was
     computed from (0.4 s of a warm Robust04-sized audit: every run's documents looked up among 311 k judgements)."""
-    from ..cache.arrays import inputs_key  # not for a run evaluated alone (irfair evaluate)
     from ..trec.columns import string_parts
 
     parts = string_parts(doc_array)
     if parts is None:
         return compute()
     labels = [label for label, _ in settings[-1]]
-    key = inputs_key("evaluation", [*parts, missing], (qrels_index.digest, settings))
 
     def arrays() -> tuple[np.ndarray, ...]:
         found = compute()
         return tuple(found[label] for label in labels)
 
-    return dict(zip(labels, memo("evaluation", key, arrays, [(len(settings[0]),)] * len(labels)), strict=True))
+    return dict(zip(labels, memo("evaluation", [*parts, missing], (qrels_index.digest, settings), arrays,
+                                 [(len(settings[0]),)] * len(labels)), strict=True))
 
 
 def _span(bounds: tuple[int, int], max_depth: int | None) -> tuple[int, int]:

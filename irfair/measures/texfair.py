@@ -45,7 +45,6 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..cache.arrays import inputs_key
 from ..errors import IrfairInputError
 from .ranked import (
     as_batch,
@@ -169,9 +168,9 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
     document, not tie means); ``ties``: int labels, equal on the adjacent positions of a tie.
 
     Returns ``(values, standard_errors)``, each of shape (n_queries, n_cutoffs): NaN for an empty list, a
-    standard error of 0 where the expectation is exact. ``memo(name, key, compute)`` (the audit's cache,
+    standard error of 0 where the expectation is exact. ``memo`` (the audit's cache,
     :func:`irfair.cache.arrays.arrays_memo`): the two arrays are read from it under the digest of every input and of
-    the code that computes them (:func:`irfair.cache.arrays.inputs_key`), instead of drawn again.
+    the code that computes them, instead of drawn again.
     """
     cuts = check_cutoffs(cutoffs)
     imbalance(np.zeros(1), np.zeros(1), distance)  # an unknown distance fails before any work
@@ -199,7 +198,6 @@ def texfair_over_tie_orders(female_share: np.ndarray, male_share: np.ndarray, re
 
     if memo is None:
         return compute()
-    key = inputs_key("texfair over tie orders", [female, male, representative, lengths, ties, weights],
-                     (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed))
-    values, errors = memo("texfair", key, compute, [shape, shape])
+    values, errors = memo("texfair", [female, male, representative, lengths, ties, weights],
+                          (tuple(int(c) for c in cuts), distance, int(exact_limit), int(samples), seed), compute, [shape, shape])
     return values, errors
