@@ -114,7 +114,8 @@ def pair_row(scenario: Scenario, n: int, args) -> str:
     x, a, b = scenario.draw(rng, args.replications, n)
     options = dict(n_bootstrap=args.bootstrap, n_permutations=args.permutations, seed=args.seed)
     tests = (paired_slope_tests(x, a, b, **options) if scenario.statistic == "gsr" else paired_mean_tests(a, b, **options))
-    decisions = decide(tests.terms, tests.usable, args.permutations, args.seed, "none", ALPHA).decision
+    decisions = decide(tests.terms, tests.usable, args.permutations, args.seed, "none", ALPHA, tests.first_counts,
+                       tests.n_queries if tests.skew_corrected else None).decision
     rejected = float(np.mean(decisions == "differs"))
     undecided = float(np.mean(decisions == "undecided"))
     covered = float(np.mean((tests.ci_low <= scenario.delta) & (scenario.delta <= tests.ci_high)))
@@ -136,7 +137,8 @@ def family_row(statistic: str, n: int, args, systems: int = 5) -> str:
         a, b = lists[[i for i, _ in pairs]], lists[[j for _, j in pairs]]
         options = dict(n_bootstrap=0, n_permutations=args.permutations, seed=args.seed)
         tests = paired_slope_tests(x, a, b, **options) if statistic == "gsr" else paired_mean_tests(a, b, **options)
-        decisions = decide(tests.terms, tests.usable, args.permutations, args.seed, "holm", ALPHA).decision
+        decisions = decide(tests.terms, tests.usable, args.permutations, args.seed, "holm", ALPHA, None,
+                           tests.n_queries if tests.skew_corrected else None).decision
         any_rejected += bool(np.any(decisions == "differs"))
     share = any_rejected / args.replications
     name = f"{statistic}: 5 exchangeable systems, Holm"

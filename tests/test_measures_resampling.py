@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from bootstrap_reference import expanded_bca, inverted_by_bisection, ols_slopes
+from bootstrap_reference import expanded_bca, hall_corrected_t, inverted_by_bisection, ols_slopes
 
 from irfair.errors import IrfairInputError
 from irfair.measures.resampling import (
@@ -90,11 +90,14 @@ def test_paired_mean_p_agrees_with_exact_enumeration():
         # Monte-Carlo error of a proportion from 20,000 draws: within 4 standard errors
         assert abs(found.p[k] - exact) <= 4 * math.sqrt(exact * (1 - exact) / 20_000) + 1 / 20_001
         assert found.delta[k] == pytest.approx(np.mean(a[k] - b[k]))
-    # the CI: every δ the exact test of "the mean difference is δ" keeps (2^11 patterns fit in 20,000)
+    # the CI: every δ the exact test of "the mean difference is δ" keeps (2^11 patterns fit in 20,000), or its
+    # skew-corrected form keeps (the decision asks both to reject)
     patterns = np.array(list(itertools.product([1.0, -1.0], repeat=11)))
     for k in range(3):
         d = a[k] - b[k]
-        expected = inverted_by_bisection(lambda v: v.mean(axis=1), lambda delta, d=d: d - delta, patterns, d.mean())
+        plain = inverted_by_bisection(lambda v: v.mean(axis=1), lambda delta, d=d: d - delta, patterns, d.mean())
+        corrected = inverted_by_bisection(hall_corrected_t, lambda delta, d=d: d - delta, patterns, d.mean())
+        expected = min(plain[0], corrected[0]), max(plain[1], corrected[1])
         assert (found.ci_low[k], found.ci_high[k]) == pytest.approx(expected, abs=1e-7)  # ends widened by the tie margin
     assert found.n_queries.tolist() == [11, 11, 11]
 
@@ -241,13 +244,20 @@ def test_a_pair_interval_excludes_zero_exactly_when_its_random_flips_reject():
         r = d - delta
         return (1 + np.sum(np.abs(flips @ r) >= abs(r.sum()) - 1e-12)) / 2_001
 
+    def p_corrected(d, delta):
+        r = d - delta
+        return (1 + np.sum(np.abs(hall_corrected_t(flips * r)) >= abs(hall_corrected_t(r[None, :])[0]) * (1 - 1e-9))) / 2_001
+
+    def kept(d, delta):  # the interval: the δ either test keeps (the decision asks both to reject)
+        return max(p(d, delta), p_corrected(d, delta)) >= 0.05
+
     for k in range(40):
         d = a[k] - b[k]
         for end in (found.ci_low[k], found.ci_high[k]):
             inside = end + 1e-6 * np.sign(found.delta[k] - end)
             outside = end - 1e-6 * np.sign(found.delta[k] - end)
-            assert p(d, inside) >= 0.05 > p(d, outside)  # kept while the test does not reject (p < α rejects)
-        assert (found.ci_low[k] > 0 or found.ci_high[k] < 0) == (found.p[k] < 0.05)
+            assert kept(d, inside) and not kept(d, outside)  # kept while a test does not reject (p < α rejects)
+        assert (found.ci_low[k] > 0 or found.ci_high[k] < 0) == (found.p[k] < 0.05 and p_corrected(d, 0.0) < 0.05)
     assert 5 < np.sum(found.p <= 0.05) < 35  # both kinds of row are checked
 
 

@@ -205,7 +205,7 @@ def _pairwise(values: QueryValues, pairs: list[tuple[str, str]], inference: Infe
             part = slice(i * k, (i + 1) * k)
             tests[measure] = PairedTests(*(getattr(stacked, f)[part] for f in ("delta", "ci_low", "ci_high", "p", "n_queries",
                                                                                   "terms", "usable")),
-                                         first_counts=stacked.first_counts[part])
+                                         first_counts=stacked.first_counts[part], skew_corrected=True)
     frames = []
     for measure in values.values:
         test = tests[measure]
@@ -239,7 +239,7 @@ def decide_family(test: PairedTests, inference: Inference) -> Decisions:
     a row with an undefined delta is not compared."""
     usable = test.usable & np.isfinite(test.delta)
     return decide(test.terms, usable, inference.n_permutations, inference.seed, inference.correction, inference.alpha,
-                  test.first_counts)
+                  test.first_counts, test.n_queries if test.skew_corrected else None)
 
 
 def comparison_records(frame: pd.DataFrame) -> list[dict]:

@@ -130,7 +130,10 @@ def _outcome(condition: Condition, system: str, reference: str, measure: str, de
     audit's α (``audit_alpha``); at another α it is read from the adjusted p (its Monte-Carlo error not checked again)."""
     if audit_alpha is not None and alpha != audit_alpha and decision in (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER):
         decision = DIFFERS if rejects(p_adjusted, alpha) else NO_DIFFERENCE
-    undecided = audit_reason or {UNDECIDED: "undecided: p lies within its Monte-Carlo error of alpha at the most permutations",
+    skewed = decision == UNDECIDED and rejects(p_adjusted, alpha) and measure != "gsr"
+    undecided = audit_reason or {UNDECIDED: ("undecided: the differences are skewed: the skew-corrected test does not reject"
+                                             if skewed else "undecided: p lies within its Monte-Carlo error of alpha at the "
+                                             "most permutations"),
                                  CANNOT_DIFFER: "cannot differ: too few queries or permutations for any p to reach alpha",
                                  NOT_COMPARED: "not compared: no query both systems have"}.get(decision)
     if undecided is not None:

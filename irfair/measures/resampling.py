@@ -7,8 +7,11 @@ unadjusted test rejects.
 
 The null hypothesis of a paired test is that each query's difference is symmetric about 0 (for GSR: each query's
 residual about the difference of slopes) — true when the two systems are exchangeable per query, whatever each
-query's spread. Mean-zero differences that are strongly skewed are outside it: at 20–50 queries the test then
-rejects at about 0.07 instead of 0.05 (``scripts/bench_calibration.py``).
+query's spread. Mean-zero differences that are strongly skewed are outside it: with skewness 2 the test rejects at
+0.080, 0.065 and 0.061 at 20, 50 and 93 queries instead of 0.05. So a mean's decision also asks the skew-corrected
+sign-flip test (:mod:`irfair.measures.skew_corrected`, on the same flips) to reject: *differs* needs both, a
+difference only the randomization test shows is *undecided*, and a mean's interval is the union of the two tests'
+intervals. The p-values stay the randomization test's (``scripts/bench_calibration.py``).
 
 A **permutation** of a paired comparison is one row of :func:`sign_flips`: per query, +1 keeps the two
 systems' values and −1 swaps them, which flips the sign of the per-query difference. The rows are drawn
@@ -47,6 +50,7 @@ from .intervals import (  # noqa: F401  (the bootstrap side of resampling, impor
 )
 from .inverted_intervals import all_sign_patterns, exceeding_flips, flip_products, inverted_intervals
 from .names import CORRECTIONS
+from .skew_corrected import corrected_counts, corrected_intervals, exact_corrected_counts
 
 # the corrections whose smallest adjusted p over m tests is m times the smallest p (BH's and none's: itself)
 FAMILY_WISE = ("holm", "bonferroni")
@@ -77,6 +81,7 @@ class PairedTests:
     wide_low: np.ndarray | None = None  # (k,): the CI at ``simultaneous`` level (slope tests), else None
     wide_high: np.ndarray | None = None
     first_counts: np.ndarray | None = None  # (k,): the first round's counts where the CI computed them, else -1
+    skew_corrected: bool = False  # mean differences: decided with the skew-corrected test too (decide's n_queries)
 
 
 def paired_differences(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -105,9 +110,13 @@ def paired_mean_tests(a: np.ndarray, b: np.ndarray, *, n_bootstrap: int, n_permu
     first = np.full(len(terms), -1, dtype=np.int64)
     low, high = inverted_cis(terms, present.astype(np.float64), present, n_bootstrap, n_permutations, seed, level,
                              counts=first)
+    if n_bootstrap > 0 and len(terms):  # with the δ the skew-corrected test keeps beyond them (its decision's interval)
+        flips_count = n_permutations if n_permutations > 0 else n_bootstrap
+        low, high = corrected_intervals(terms, present, _round_flips(terms.shape[1], flips_count, seed, 0), flips_count,
+                                        low, high, level)
     p = randomization_p(terms, n_permutations if p_values else 0, seed)
     p[counts == 0] = np.nan
-    return PairedTests(delta, low, high, p, counts, terms, counts > 0, first_counts=first)
+    return PairedTests(delta, low, high, p, counts, terms, counts > 0, first_counts=first, skew_corrected=True)
 
 
 def inverted_cis(terms: np.ndarray, load: np.ndarray, present: np.ndarray, n_bootstrap: int, n_permutations: int,
@@ -298,7 +307,7 @@ def _mc_counts(terms: np.ndarray, n_permutations: int, seed: int, round_: int = 
 
 
 def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int, correction: str, alpha: float,
-           first_counts: np.ndarray | None = None) -> Decisions:
+           first_counts: np.ndarray | None = None, n_queries: np.ndarray | None = None) -> Decisions:
     """Decide a family of paired randomization tests (rows of ``terms``, shape (k, n): the per-query terms whose sum is
     the statistic, 0 where a pair lacks a query; ``usable``: rows that can be compared at all).
 
@@ -309,7 +318,13 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     *not compared* (no usable row), *cannot differ* (even the smallest p the test can give, corrected, is not below
     α: too few queries, or too few permutations), *undecided* (still unstable at the cap), else *differs* or *does
     not differ*. ``first_counts`` (k,): a row's count on the first B flips where it is known already (the interval
-    that inverts the test computed it: :attr:`PairedTests.first_counts`), −1 where not."""
+    that inverts the test computed it: :attr:`PairedTests.first_counts`), −1 where not.
+
+    ``n_queries`` (k,), for mean differences (``terms`` = the differences): each row is also tested by the
+    skew-corrected sign-flip test (:mod:`irfair.measures.skew_corrected`) on the same flips, corrected over the
+    family alike, and *differs* asks both to reject (stably); where the randomization test rejects and the
+    corrected one does not, the decision is *undecided* (the differences' skewness leaves it open). ``p`` and
+    ``p_adjusted`` stay the randomization test's."""
     terms = np.atleast_2d(np.asarray(terms, dtype=np.float64))
     k = len(terms)
     usable = np.asarray(usable, dtype=bool) & np.isfinite(terms).all(axis=1)
@@ -321,11 +336,17 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
         return Decisions(p, se, np.full(k, np.nan), totals, exact, decision)
     present = (terms != 0) & usable[:, None]
     sizes = present.sum(axis=1)
+    skewed = n_queries is not None
+    if skewed:
+        n_queries = np.asarray(n_queries)
+        counts_c, p_c, se_c = np.zeros(k, dtype=np.int64), np.full(k, np.nan), np.zeros(k)
     for mask, rows in _groups(present):
         rows = rows[usable[rows]]
         if len(rows) and 2 ** int(mask.sum()) <= n_permutations:
             counts[rows], total = _exact_counts(terms[rows], mask)
             totals[rows], exact[rows] = total, True
+            if skewed:
+                counts_c[rows] = exact_corrected_counts(terms[rows], n_queries[rows], mask)[0]
     random_rows = np.flatnonzero(usable & ~exact)
     if len(random_rows):
         given = np.full(k, -1, dtype=np.int64) if first_counts is None else np.asarray(first_counts)
@@ -335,17 +356,28 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
         if len(rest):
             counts[rest] = _mc_counts(terms[rest], n_permutations, seed)
         totals[random_rows] = n_permutations
+        if skewed:
+            counts_c[random_rows] = corrected_counts(terms[random_rows], n_queries[random_rows],
+                                                     _round_flips(terms.shape[1], n_permutations, seed, 0))
 
     def estimate():
-        p[exact] = counts[exact] / totals[exact]
         mc = usable & ~exact
-        p[mc] = (counts[mc] + 1) / (totals[mc] + 1)
-        se[mc] = np.sqrt(p[mc] * (1 - p[mc]) / totals[mc])
+        for found, errors, counted in ((p, se, counts), *(((p_c, se_c, counts_c),) if skewed else ())):
+            found[exact] = counted[exact] / totals[exact]
+            found[mc] = (counted[mc] + 1) / (totals[mc] + 1)
+            errors[mc] = np.sqrt(found[mc] * (1 - found[mc]) / totals[mc])
+
+    def rejected(found: np.ndarray, errors: np.ndarray, sign: float) -> np.ndarray:
+        """Whether each row is rejected with its p moved by ``sign`` · MC_Z standard errors, corrected over the family."""
+        return rejects(adjust_p(np.clip(found + sign * MC_Z * errors, 0, 1), correction), alpha)
 
     def unstable() -> np.ndarray:
-        """Rows whose p ± MC_Z standard errors, corrected over the family, lie on both sides of α."""
-        low, high = (adjust_p(np.clip(p + sign * MC_Z * se, 0, 1), correction) for sign in (-1, 1))
-        return usable & ~exact & (rejects(low, alpha) != rejects(high, alpha))
+        """Rows whose p ± MC_Z standard errors, corrected over the family, lie on both sides of α; for a mean with its
+        skew-corrected test, also those whose decision that both reject could go either way."""
+        plain = rejected(p, se, -1) != rejected(p, se, 1)
+        if skewed:
+            plain |= (rejected(p, se, -1) & rejected(p_c, se_c, -1)) != (rejected(p, se, 1) & rejected(p_c, se_c, 1))
+        return usable & ~exact & plain
 
     estimate()
     for round_ in range(1, MAX_ROUNDS):
@@ -353,6 +385,9 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
         if not len(rows):
             break
         counts[rows] += _mc_counts(terms[rows], n_permutations, seed, round_)
+        if skewed:
+            counts_c[rows] += corrected_counts(terms[rows], n_queries[rows],
+                                               _round_flips(terms.shape[1], n_permutations, seed, round_))
         totals[rows] += n_permutations
         estimate()
     adjusted = adjust_p(p, correction)
@@ -361,6 +396,8 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     floor = np.where(exact, 2.0 / np.maximum(totals, 1), 1.0 / (1.0 + MAX_ROUNDS * n_permutations))
     best = np.minimum(1.0, floor * (int(usable.sum()) if correction in FAMILY_WISE else 1))
     decision[usable] = np.where(rejects(adjusted[usable], alpha), DIFFERS, NO_DIFFERENCE)
+    if skewed:  # the randomization test rejects, the skew-corrected one does not: the skewness leaves it open
+        decision[usable & (decision == DIFFERS) & ~rejects(adjust_p(p_c, correction), alpha)] = UNDECIDED
     decision[unstable()] = UNDECIDED
     decision[usable & (best >= alpha) & (sizes > 0)] = CANNOT_DIFFER
     decision[usable & (sizes == 0)] = NO_DIFFERENCE  # identical on every query: p = 1, nothing to decide
