@@ -8,7 +8,7 @@ unadjusted test rejects.
 The null hypothesis of a paired test is that each query's difference is symmetric about 0 (for GSR: each query's
 residual about the difference of slopes) — true when the two systems are exchangeable per query, whatever each
 query's spread. Mean-zero differences that are strongly skewed are outside it: with skewness 2 the test rejects at
-0.080, 0.065 and 0.061 at 20, 50 and 93 queries instead of 0.05. So a mean's decision also asks the skew-corrected
+0.073, 0.069 and 0.057 at 20, 50 and 93 queries instead of 0.05. So a mean's decision also asks the skew-corrected
 sign-flip test (:mod:`irfair.measures.skew_corrected`, on the same flips) to reject: *differs* needs both, a
 difference only the randomization test shows is *undecided*, and a mean's interval is the union of the two tests'
 intervals. The p-values stay the randomization test's (``scripts/bench_calibration.py``).

@@ -2,8 +2,8 @@
 
 The paired randomization test of a mean flips the signs of the per-query differences d_q; it holds its level exactly
 when each d_q is symmetric about 0, but mean-zero differences that are strongly skewed are outside that null: with
-skewness 2 it rejects at 0.080, 0.065 and 0.061 instead of 0.05 at 20, 50 and 93 queries
-(``scripts/bench_calibration.py``). This test flips the same signs but ranks the flips by a statistic that corrects
+skewness 2 it rejects at 0.073, 0.069 and 0.057 instead of 0.05 at 20, 50 and 93 queries
+(``scripts/bench_skew.py``, 10,000 replications). This test flips the same signs but ranks the flips by a statistic that corrects
 Student's t for the sample's skewness — Hall's (1992) transformation (*The Bootstrap and Edgeworth Expansion*,
 §3.10) of t,
 
@@ -12,9 +12,9 @@ Student's t for the sample's skewness — Hall's (1992) transformation (*The Boo
 with t = √n d̄ / s, s the sample standard deviation and m₃ the third central moment of the n differences (every
 shared query, those without a difference included). Hall's transformation takes g = γ̂, to correct a one-sided
 test at order 1/√n; the error of a two-sided test is of order 1/n, and there the skewness is taken at that order,
-g = c γ̂ / √n with c = :data:`SKEW_SCALE` (5.5, measured on centred exponential, χ²₄ and lognormal differences at
-20–200 queries, 10,000 replications each: the decision's type-I error 0.050–0.058 at 20 queries, 0.045–0.051 at
-50 and more).
+g = c γ̂ / √n with c = :data:`SKEW_SCALE` (5.5, chosen on centred exponential, χ²₄ and lognormal differences at
+20–200 queries, 10,000 replications each: the decision's type-I error 0.047–0.061 at 20 queries, 0.045–0.050 from
+50 up; ``scripts/bench_skew.py``).
 
 Any statistic under sign flips keeps the exact level when the differences are symmetric, so this test does too;
 the audit's decision "differs" asks both tests to reject (an intersection–union test, whose level is at most
