@@ -73,9 +73,11 @@ def corrected_statistic(s1: np.ndarray, s2: np.ndarray, s3: np.ndarray, n: np.nd
         gamma /= 6
         h += gamma
         np.abs(h, out=h)
-        h = np.where(flat, np.where(s1 == 0, 0.0, np.inf), h)
-        small = np.where(s2 > 0, np.abs(s1) / np.sqrt(s2), 0.0)
-    return np.where(n < 3, small, h).reshape(shape)
+        if flat.any():
+            h[flat] = np.where(np.broadcast_to(s1, h.shape)[flat] == 0, 0.0, np.inf)
+        if (n < 3).any():
+            h = np.where(n < 3, np.where(s2 > 0, np.abs(s1) / np.sqrt(s2), 0.0), h)
+    return h.reshape(shape)
 
 
 def _count(observed: np.ndarray, flipped: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
@@ -124,8 +126,15 @@ def _reached(sums: tuple, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
     shifted2 = s2 - 2 * delta * s1 + n * delta * delta
     observed = corrected_statistic(s1 - n * delta, shifted2, s3 - 3 * delta * s2 + 3 * delta * delta * s1 - n * delta ** 3,
                                    n)
-    flipped = corrected_statistic(p1 - dl * c, shifted2[:, None], p3 - 3 * dl * p2 + 3 * dl * dl * p1 - dl ** 3 * c,
-                                  n[:, None])
+    first = np.multiply(c, -dl)  # Σ s (d − δ) = P1 − δ C, and Σ s (d − δ)³ = P3 − 3δ P2 + 3δ² P1 − δ³ C, in place
+    first += p1
+    third = np.multiply(p2, -3 * dl)
+    third += p3
+    term = np.multiply(p1, 3 * dl * dl)
+    third += term
+    np.multiply(c, dl ** 3, out=term)
+    third -= term
+    flipped = corrected_statistic(first, shifted2[:, None], third, n[:, None])
     return flipped >= (observed * (1 - _TIE))[:, None]
 
 
@@ -171,15 +180,21 @@ def _outward(block, sums: tuple, start: np.ndarray, step: np.ndarray, n: np.ndar
     verdict differs between the bracket's ends (the others count as at both ends); δ = 0 inside the last bracket is
     tested itself, so that the interval holds 0 exactly when the test keeps it."""
     found, weights = start.copy(), block.weights
-    moving = np.flatnonzero(_kept(_reached(sums, start, n), weights, alpha))
+    at_start = _reached(sums, start, n)
+    moving = np.flatnonzero(_kept(at_start, weights, alpha))
     if not len(moving):
         return found
     sums = (*(v[moving] for v in sums[:6]), sums[6])  # the rows that move; C is per flip
     n, inside, step = n[moving], start[moving], step[moving]
     outside = inside + step
+    # which flips reach |h| at each end of the bracket, kept from the steps that found it
+    at_inside, at_outside = at_start[moving], np.zeros((len(moving), at_start.shape[1]), dtype=bool)
     open_ = np.ones(len(moving), dtype=bool)  # still kept at ``outside``: bracket not closed
     for _ in range(30):
-        open_ &= _kept(_reached(sums, outside, n), weights, alpha)
+        reached = _reached(sums, outside, n)
+        kept = open_ & _kept(reached, weights, alpha)
+        at_outside[open_ & ~kept], at_inside[kept] = reached[open_ & ~kept], reached[kept]
+        open_ = kept
         if not open_.any():
             break
         inside = np.where(open_, outside, inside)
@@ -192,7 +207,8 @@ def _outward(block, sums: tuple, start: np.ndarray, step: np.ndarray, n: np.ndar
     narrow, base = (*sums[:6], np.broadcast_to(sums[6], counted.shape)), np.zeros(len(moving))
     for stage in range(0, _STEPS, _STAGE):
         # the flips whose verdict differs between the bracket's ends; the others count as at both ends
-        at_inside, at_outside = _reached(narrow, inside, n), _reached(narrow, outside, n)
+        if stage:
+            at_inside, at_outside = _reached(narrow, inside, n), _reached(narrow, outside, n)
         changing = (at_inside != at_outside) & (counted > 0)
         base = base + ((at_inside & at_outside) * counted * probability).sum(axis=1)
         order = np.argsort(~changing, axis=1, kind="stable")[:, :max(1, int(changing.sum(axis=1).max()))]
