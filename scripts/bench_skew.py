@@ -13,7 +13,8 @@ rejection rate of
 - ``decision``: plain and corrected both reject — what the audit calls *differs*.
 
 Any statistic under sign flips keeps the exact level when the differences are symmetric, so only the skewed rows
-can move. The scale c was chosen on these rows (exponential, χ²₄ and lognormal differences at 20–93 queries).
+can move. The scale c was chosen on other draws of the three skewed scenarios (seed 1, 10,000 replications at 20,
+50 and 93 queries); this script's draws (seed 0) check it.
 
     python scripts/bench_skew.py                       # 10,000 replications, 20/50/93/200 queries
     python scripts/bench_skew.py --replications 2000 --sizes 20,50

@@ -189,3 +189,30 @@ def test_a_margin_is_a_non_inferiority_condition(two_runs, capsys):
     assert main(_args(folder, runs, "--fail-on", "map-below:tfidf:0.01")) == 1
     assert capsys.readouterr().out.startswith("fail map-below:tfidf:0.01: tf's MAP is significantly lower (delta -0.0953, ")
     assert parse_condition("map-below:bm25:0.01").margin == 0.01 and parse_condition("map-below:bm25:x").reference == "bm25:x"
+
+
+def test_a_skewed_mean_difference_stays_undecided_at_a_stricter_alpha():
+    """new is worse than bm25 by 0.1 on 19 queries and better by 0.2 on one (MAP; p = 3/10,001): the randomization
+    test rejects, its skew-corrected form does not (p 0.083), so the gate cannot decide, with that reason, at the
+    audit's α and at 0.01 (decided again, both tests: never read from the plain p alone). same is worse on every
+    query by 0.1 with a symmetric spread and fails at both. Without the per-query values, a decision at another α
+    cannot be made again: undecided, saying so."""
+    from irfair.audit.comparisons import QueryValues, pairwise
+
+    base = np.full(20, 0.5)
+    matrix = np.vstack([base, base + np.array([-0.1] * 19 + [0.2]), base + np.array([-0.15, -0.05] * 10)])
+    values = QueryValues(tuple(f"q{i}" for i in range(20)), ("bm25", "new", "same"), np.zeros(20), {"MAP": matrix})
+    inference = Inference(n_bootstrap=0)
+    comparisons = pairwise(values, ["bm25", "new", "same"], inference)
+    systems = {name: _system(name, "system", 0.0, 0.5) for name in ("bm25", "new", "same")}
+    result = AuditResult(systems, "emb", GenderDirection(None, 0.6, (("she", "he"),), (), "emb"), "auto", "title",
+                         measures=("MAP",), inference=inference, comparisons=comparisons, values=values)
+    skewed = "undecided: the differences are skewed: the skew-corrected test does not reject"
+    for alpha in (None, 0.01):
+        failures = result.check("map-below:bm25", alpha=alpha)
+        assert [(f.system, f.undecided) for f in failures] == [("new", skewed), ("same", None)]
+    assert [f.undecided for f in result.check("map-below:bm25", alpha=0.01, allow_undecided=True)] == [None]
+    import dataclasses
+
+    bare = dataclasses.replace(result, values=None)
+    assert [f.undecided.split(":")[0] for f in bare.check("map-below:bm25", alpha=0.01)] == ["undecided", "undecided"]

@@ -124,16 +124,26 @@ def _audit_reason(result) -> str | None:
     return f"the audit warns {', '.join(found)}" if found else None
 
 
+def _undecided_why(measure: str, n_permutations: int, p_se: float, budget: int) -> str:
+    """Why a comparison is undecided: its p still within its Monte-Carlo error of α after the most rounds of
+    permutations, or (a mean, stable before them) only the randomization test rejecting, not its skew-corrected
+    form (:func:`~irfair.measures.resampling.decide`)."""
+    from ..measures.resampling import MAX_ROUNDS
+
+    if measure == "gsr" or (p_se > 0 and n_permutations >= MAX_ROUNDS * budget):
+        return "undecided: p lies within its Monte-Carlo error of alpha at the most permutations"
+    return "undecided: the differences are skewed: the skew-corrected test does not reject"
+
+
 def _outcome(condition: Condition, system: str, reference: str, measure: str, delta: float, p_adjusted: float,
-             decision: str | None, alpha: float, audit_reason: str | None, audit_alpha: float | None = None) -> GateFailure | None:
+             decision: str | None, alpha: float, audit_reason: str | None, audit_alpha: float | None = None,
+             why: str | None = None) -> GateFailure | None:
     """The failure, undecided item or pass (None) of one comparison for ``condition``. The decision was made at the
     audit's α (``audit_alpha``); at another α it is read from the adjusted p (its Monte-Carlo error not checked again)."""
     if audit_alpha is not None and alpha != audit_alpha and decision in (DIFFERS, NO_DIFFERENCE, UNDECIDED, CANNOT_DIFFER):
         decision = DIFFERS if rejects(p_adjusted, alpha) else NO_DIFFERENCE
-    skewed = decision == UNDECIDED and rejects(p_adjusted, alpha) and measure != "gsr"
-    undecided = audit_reason or {UNDECIDED: ("undecided: the differences are skewed: the skew-corrected test does not reject"
-                                             if skewed else "undecided: p lies within its Monte-Carlo error of alpha at the "
-                                             "most permutations"),
+    undecided = audit_reason or {UNDECIDED: why or "undecided: p lies within its Monte-Carlo error of alpha at the most "
+                                             "permutations",
                                  CANNOT_DIFFER: "cannot differ: too few queries or permutations for any p to reach alpha",
                                  NOT_COMPARED: "not compared: no query both systems have"}.get(decision)
     if undecided is not None:
@@ -166,6 +176,9 @@ def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
     if condition.margin:
         return _check_margin(result, condition, measure, [n for n in names if n != reference], alpha, reason)
     rows = result.compared(measure)
+    audit_alpha = result.inference.alpha
+    if measure != "gsr" and alpha != audit_alpha:  # a mean's decision asks its skew-corrected test too: decided again
+        rows, audit_alpha = _decided_again(result, measure, rows, alpha), None
     failures = []
     for name in names:
         if name == reference:
@@ -177,11 +190,37 @@ def _check_one(result, condition: Condition, alpha: float) -> list[GateFailure]:
                                                f"(--baseline {result.inference.baseline})")
         row = forward.iloc[0] if not forward.empty else backward.iloc[0]
         delta = float(row["delta"]) if not forward.empty else -float(row["delta"])
+        why = row["why"] if "why" in row.index else _undecided_why(measure, int(row["n_permutations"]), float(row["p_se"]),
+                                                                    result.inference.n_permutations)
         found = _outcome(condition, name, reference, measure, delta, float(row["p_adjusted"]), row["decision"], alpha, reason,
-                         result.inference.alpha)
+                         audit_alpha, why)
         if found is not None:
             failures.append(found)
     return failures
+
+
+def _decided_again(result, measure: str, rows, alpha: float):
+    """The comparisons ``rows`` of a mean measure (its whole family) decided again at ``alpha``, both of its tests
+    (:func:`~irfair.audit.comparisons.decide_family`): ``p_adjusted`` and ``decision`` replaced. Without the
+    per-query values the decisions cannot be made again: each comparison is then *undecided*."""
+    from ..measures.resampling import paired_mean_tests
+    from .comparisons import decide_family
+
+    rows = rows.copy()
+    values = result.values
+    if values is None or result.inference.n_permutations <= 0:
+        rows["decision"] = np.where(rows["decision"] == NOT_COMPARED, NOT_COMPARED, UNDECIDED)
+        rows["why"] = (f"undecided: a decision at alpha {alpha} (the audit's: {result.inference.alpha}) asks the "
+                       "skew-corrected test again, which needs the audit's per-query values")
+        return rows
+    inference = dataclasses.replace(result.inference, alpha=alpha)
+    tests = paired_mean_tests(values.values[measure][values.rows(list(rows["a"]))],
+                              values.values[measure][values.rows(list(rows["b"]))], n_bootstrap=0,
+                              n_permutations=inference.n_permutations, seed=inference.seed, p_values=False)
+    decided = decide_family(tests, inference)
+    rows["p_adjusted"], rows["decision"] = decided.p_adjusted, decided.decision
+    rows["n_permutations"], rows["p_se"] = decided.n_permutations, decided.p_se
+    return rows
 
 
 def _check_margin(result, condition: Condition, measure: str, names: list[str], alpha: float, reason: str | None) -> list[GateFailure]:
@@ -203,12 +242,16 @@ def _check_margin(result, condition: Condition, measure: str, names: list[str], 
     else:
         moved = values.values[measure][reference] + shift
         tests = paired_mean_tests(values.values[measure][rows], np.repeat(moved, len(rows), axis=0), **settings)
-    decided = decide_family(tests, inference) if inference.n_permutations > 0 else None
+    decided = (decide_family(tests, dataclasses.replace(inference, alpha=alpha)) if inference.n_permutations > 0
+               else None)  # at the alpha asked (a margin is always decided here, from the per-query values)
     failures = []
     for i, name in enumerate(names):
         decision = None if decided is None else decided.decision[i]
         p_adjusted = float("nan") if decided is None else float(decided.p_adjusted[i])
-        found = _outcome(condition, name, condition.reference, measure, float(tests.delta[i]), p_adjusted, decision, alpha, reason)
+        why = None if decided is None else _undecided_why(measure, int(decided.n_permutations[i]), float(decided.p_se[i]),
+                                                          inference.n_permutations)
+        found = _outcome(condition, name, condition.reference, measure, float(tests.delta[i]), p_adjusted, decision, alpha,
+                         reason, why=why)
         if found is not None:  # decided beyond the margin; the line gives the difference itself
             failures.append(dataclasses.replace(found, delta=float(tests.delta[i]) + shift))
     return failures

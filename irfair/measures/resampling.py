@@ -10,8 +10,9 @@ residual about the difference of slopes) — true when the two systems are excha
 query's spread. Mean-zero differences that are strongly skewed are outside it: with skewness 2 the test rejects at
 0.073, 0.069 and 0.057 at 20, 50 and 93 queries instead of 0.05. So a mean's decision also asks the skew-corrected
 sign-flip test (:mod:`irfair.measures.skew_corrected`, on the same flips) to reject: *differs* needs both, a
-difference only the randomization test shows is *undecided*, and a mean's interval is the union of the two tests'
-intervals. The p-values stay the randomization test's (``scripts/bench_calibration.py``).
+difference only the randomization test shows is *undecided*, and a mean's interval is widened by the δ the
+corrected test keeps. The p-values stay the randomization test's (``scripts/bench_skew.py`` measures both tests,
+``scripts/bench_calibration.py`` the decisions).
 
 A **permutation** of a paired comparison is one row of :func:`sign_flips`: per query, +1 keeps the two
 systems' values and −1 swaps them, which flips the sign of the per-query difference. The rows are drawn
