@@ -31,7 +31,7 @@ import numpy as np
 
 from ..bounds import checked
 from ..errors import IrfairInputError
-from ..measures.resampling import CANNOT_DIFFER, DIFFERS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED, rejects
+from ..measures.resampling import CANNOT_DIFFER, DIFFERS, MAX_ROUNDS, NO_DIFFERENCE, NOT_COMPARED, UNDECIDED, rejects
 from ..numbers import fixed
 from .kinds import SYSTEM
 
@@ -128,8 +128,6 @@ def _undecided_why(measure: str, n_permutations: int, p_se: float, budget: int) 
     """Why a comparison is undecided: its p still within its Monte-Carlo error of α after the most rounds of
     permutations, or (a mean, stable before them) only the randomization test rejecting, not its skew-corrected
     form (:func:`~irfair.measures.resampling.decide`)."""
-    from ..measures.resampling import MAX_ROUNDS
-
     if measure == "gsr" or (p_se > 0 and n_permutations >= MAX_ROUNDS * budget):
         return "undecided: p lies within its Monte-Carlo error of alpha at the most permutations"
     return "undecided: the differences are skewed: the skew-corrected test does not reject"

@@ -348,18 +348,27 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
             totals[rows], exact[rows] = total, True
             if skewed:
                 counts_c[rows] = exact_corrected_counts(terms[rows], n_queries[rows], mask)[0]
+
+    def round_counts(rows: np.ndarray, round_: int) -> np.ndarray:
+        """The randomization test's counts of ``rows`` on the flips of ``round_`` (for a mean, with the corrected
+        test's, added to ``counts_c``, from the same products)."""
+        if not skewed:
+            return _mc_counts(terms[rows], n_permutations, seed, round_)
+        corrected, plain = corrected_counts(terms[rows], n_queries[rows],
+                                            _round_flips(terms.shape[1], n_permutations, seed, round_), _TIE)
+        counts_c[rows] += corrected
+        return plain
+
     random_rows = np.flatnonzero(usable & ~exact)
     if len(random_rows):
         given = np.full(k, -1, dtype=np.int64) if first_counts is None else np.asarray(first_counts)
         known = random_rows[given[random_rows] >= 0]
-        counts[known] = given[known]
-        rest = random_rows[given[random_rows] < 0]
-        if len(rest):
-            counts[rest] = _mc_counts(terms[rest], n_permutations, seed)
+        # the products of every row for the corrected test; of the rows the interval did not count, for the other
+        fresh = random_rows if skewed else random_rows[given[random_rows] < 0]
+        if len(fresh):
+            counts[fresh] = round_counts(fresh, 0)
+        counts[known] = given[known]  # the first round's count, where the interval computed it
         totals[random_rows] = n_permutations
-        if skewed:
-            counts_c[random_rows] = corrected_counts(terms[random_rows], n_queries[random_rows],
-                                                     _round_flips(terms.shape[1], n_permutations, seed, 0))
 
     def estimate():
         mc = usable & ~exact
@@ -375,20 +384,18 @@ def decide(terms: np.ndarray, usable: np.ndarray, n_permutations: int, seed: int
     def unstable() -> np.ndarray:
         """Rows whose p ± MC_Z standard errors, corrected over the family, lie on both sides of α; for a mean with its
         skew-corrected test, also those whose decision that both reject could go either way."""
-        plain = rejected(p, se, -1) != rejected(p, se, 1)
+        low, high = rejected(p, se, -1), rejected(p, se, 1)
+        either = low != high
         if skewed:
-            plain |= (rejected(p, se, -1) & rejected(p_c, se_c, -1)) != (rejected(p, se, 1) & rejected(p_c, se_c, 1))
-        return usable & ~exact & plain
+            either |= (low & rejected(p_c, se_c, -1)) != (high & rejected(p_c, se_c, 1))
+        return usable & ~exact & either
 
     estimate()
     for round_ in range(1, MAX_ROUNDS):
         rows = np.flatnonzero(unstable())
         if not len(rows):
             break
-        counts[rows] += _mc_counts(terms[rows], n_permutations, seed, round_)
-        if skewed:
-            counts_c[rows] += corrected_counts(terms[rows], n_queries[rows],
-                                               _round_flips(terms.shape[1], n_permutations, seed, round_))
+        counts[rows] += round_counts(rows, round_)
         totals[rows] += n_permutations
         estimate()
     adjusted = adjust_p(p, correction)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .inverted_intervals import _blocks, all_sign_patterns, flip_products, kept_count
+from .inverted_intervals import _blocks, all_sign_patterns, exceeding_flips, flip_products, kept_count
 
 SKEW_SCALE = 5.5  # c in g = c γ̂ / √n
 _TIE = 1e-9  # flips whose |h*| is within this share of |h| count as ties (sums added in another order)
@@ -84,41 +84,38 @@ def corrected_statistic(s1: np.ndarray, s2: np.ndarray, s3: np.ndarray, n: np.nd
     return h.reshape(shape)
 
 
-def _count(observed: np.ndarray, flipped: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
-    """Per row the flips (columns of ``flipped``, shape (m, F)) whose |h*| reaches the row's |h| (``observed``, (m,))
-    up to :data:`_TIE`: their number, or their probability mass under ``weights`` (F,)."""
-    reached = flipped >= (observed * (1 - _TIE))[:, None]
-    return reached.sum(axis=1) if weights is None else reached @ weights
+def _reaching(observed: np.ndarray, flipped: np.ndarray) -> np.ndarray:
+    """Per row and flip, whether the flip's |h*| (``flipped``, (m, F)) reaches the row's |h| (``observed``, (m,)) up
+    to :data:`_TIE` (bool (m, F)): the counting rule of the corrected test, in its p and in its interval alike."""
+    return flipped >= (observed * (1 - _TIE))[:, None]
 
 
-def corrected_counts(terms: np.ndarray, n_queries: np.ndarray, flips: np.ndarray) -> np.ndarray:
+def corrected_counts(terms: np.ndarray, n_queries: np.ndarray, flips: np.ndarray,
+                     tie: float = 1e-9) -> tuple[np.ndarray, np.ndarray]:
     """#{flips with |h*| ≥ |h|} for each row of ``terms`` (k, n: the differences, 0 where a pair lacks a query; the
-    rows' sizes ``n_queries`` (k,)) under the ±1 ``flips`` (B, n), as
-    :func:`~irfair.measures.resampling.decide` counts the randomization test's on the same flips."""
+    rows' sizes ``n_queries`` (k,)) under the ±1 ``flips`` (B, n), and the randomization test's own counts on the
+    same products (:func:`~irfair.measures.inverted_intervals.exceeding_flips` with margin ``tie``), as
+    :func:`~irfair.measures.resampling.decide` counts them: (corrected, randomization), each int (k,)."""
     terms = np.atleast_2d(terms)
-    count = np.zeros(len(terms), dtype=np.int64)
+    corrected, plain = np.zeros(len(terms), dtype=np.int64), np.zeros(len(terms), dtype=np.int64)
     step = max(1, _MAX_CELLS // max(1, len(flips)))
     for start in range(0, len(terms), step):
         block = terms[start:start + step]
         n = n_queries[start:start + step].astype(np.float64)
         s2 = (block * block).sum(axis=1)
         observed = corrected_statistic(block.sum(axis=1), s2, (block ** 3).sum(axis=1), n)
-        flipped = corrected_statistic(flip_products(flips, block).T, s2[:, None], flip_products(flips, block ** 3).T,
-                                      n[:, None])
-        count[start:start + step] = _count(observed, flipped, None)
-    return count
+        first = flip_products(flips, block).T
+        plain[start:start + step] = exceeding_flips(block, first, tie)
+        flipped = corrected_statistic(first, s2[:, None], flip_products(flips, block ** 3).T, n[:, None])
+        corrected[start:start + step] = _reaching(observed, flipped).sum(axis=1)
+    return corrected, plain
 
 
 def exact_corrected_counts(terms: np.ndarray, n_queries: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, int]:
     """#{patterns with |h*| ≥ |h|} over all 2^m sign patterns of the m queries of ``mask`` (the queries where rows of
     ``terms`` differ; flipping the others changes nothing), and 2^m."""
-    part = terms[:, mask]
-    patterns = all_sign_patterns(int(mask.sum()))
-    n = n_queries.astype(np.float64)
-    s2 = (part * part).sum(axis=1)
-    observed = corrected_statistic(part.sum(axis=1), s2, (part ** 3).sum(axis=1), n)
-    flipped = corrected_statistic((patterns @ part.T).T, s2[:, None], (patterns @ (part ** 3).T).T, n[:, None])
-    return _count(observed, flipped, None), len(patterns)
+    m = int(mask.sum())
+    return corrected_counts(terms[:, mask], n_queries, all_sign_patterns(m))[0], 2**m
 
 
 def _reached(sums: tuple, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
@@ -138,17 +135,20 @@ def _reached(sums: tuple, delta: np.ndarray, n: np.ndarray) -> np.ndarray:
     third += term
     np.multiply(c, dl ** 3, out=term)
     third -= term
-    flipped = corrected_statistic(first, shifted2[:, None], third, n[:, None])
-    return flipped >= (observed * (1 - _TIE))[:, None]
+    return _reaching(observed, corrected_statistic(first, shifted2[:, None], third, n[:, None]))
 
 
-def _kept(reached: np.ndarray, weights: np.ndarray | None, alpha: float, base: np.ndarray | float = 0.0) -> np.ndarray:
-    """Whether p(δ) ≥ α, the flips that reach |h| being ``reached`` (m, F) (with probabilities ``weights`` (F,) or
-    (m, F) when enumerated; None: B random flips) plus ``base`` (m,) counted elsewhere."""
-    if weights is None:
-        return base + reached.sum(axis=1) >= kept_count(reached.shape[1], alpha, exact=False)
-    mass = base + ((reached * weights).sum(axis=1) if np.ndim(weights) == 2 else reached @ weights)
-    return mass >= alpha - 1e-12
+def _needed(total: int, weights: np.ndarray | None, alpha: float) -> float:
+    """The count (of ``total`` random flips, ``weights`` None) or probability mass (enumerated flips) of the flips
+    reaching |h| at which the test keeps δ: p(δ) ≥ α."""
+    return kept_count(total, alpha, exact=False) if weights is None else alpha - 1e-12
+
+
+def _kept(reached: np.ndarray, weights: np.ndarray | None, alpha: float) -> np.ndarray:
+    """Whether p(δ) ≥ α, the flips that reach |h| being ``reached`` (m, F) (with probabilities ``weights`` (F,) when
+    enumerated; None: F random flips)."""
+    mass = reached.sum(axis=1) if weights is None else reached @ weights
+    return mass >= _needed(reached.shape[1], weights, alpha)
 
 
 def corrected_intervals(terms: np.ndarray, present: np.ndarray, flips: np.ndarray, exact_up_to: int, low: np.ndarray,
@@ -189,8 +189,7 @@ def _outward(block, sums: tuple, start: np.ndarray, step: np.ndarray, n: np.ndar
     """From ``start`` (m,), the last δ the corrected test keeps in the direction of ``step`` (m,; signed: the
     bracket's first width), or ``start`` itself where it rejects ``start``; NaN where it still keeps δ 2^30 widths
     out (unbounded). Once bracketed, the end is found to 2^-:data:`_STEPS` of its bracket on the flips whose
-    verdict differs between the bracket's ends (the others count as at both ends); δ = 0 inside the last bracket is
-    tested itself, so that the interval holds 0 exactly when the test keeps it."""
+    verdict differs between the bracket's ends (the others count as at both ends), then checked on every flip."""
     found, weights = start.copy(), block.weights
     at_start = _reached(sums, start, n)
     moving = np.flatnonzero(_kept(at_start, weights, alpha))
@@ -231,7 +230,7 @@ def _outward(block, sums: tuple, start: np.ndarray, step: np.ndarray, n: np.ndar
         for _ in range(min(_STAGE, _STEPS - stage)):
             middle = (inside + outside) / 2
             mass = base + (_reached(narrow, middle, n) * counted * probability).sum(axis=1)
-            keep = mass >= (kept_count(total, alpha, exact=False) if weights is None else alpha - 1e-12)
+            keep = mass >= _needed(total, weights, alpha)
             inside = np.where(keep, middle, inside)
             outside = np.where(keep, outside, middle)
     # a flip may reach |h| at both ends of a bracket and not between them: the ends are checked on every flip, and
@@ -245,9 +244,6 @@ def _outward(block, sums: tuple, start: np.ndarray, step: np.ndarray, n: np.ndar
             middle = (low + high) / 2
             keep = _kept(_reached(some, middle, n[wrong]), weights, alpha)
             low, high = np.where(keep, middle, low), np.where(keep, high, middle)
-        inside[wrong], outside[wrong] = low, high
-    zero = (np.minimum(inside, outside) < 0) & (0 < np.maximum(inside, outside))
-    if zero.any():
-        inside[zero & _kept(_reached(sums, np.zeros(len(n)), n), weights, alpha)] = 0.0
+        inside[wrong] = low
     found[moving] = inside
     return found
